@@ -1,0 +1,1 @@
+"""One module per calculator, each defining ``CALCULATOR`` (see ``..spec``)."""
