@@ -1,0 +1,118 @@
+"""prefill-decode: from arrival to first token, then token by token."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import figures as fig
+from ..spec import Calculator, Explanation, Headline, Param
+from ..units import bandwidth, bytes_decimal, integer, num, rate, sci, seconds, si, tflops
+
+PARAMS = (
+    Param("params_b", "Model parameters", "billion", 70, 0.1, 5000, step=0.1, log=True,
+          slider_min=0.5, slider_max=2000),
+    Param("bytes_per_param", "Bytes per parameter", "bytes", 2, 0.25, 4, step=0.25,
+          help="2 = 16-bit weights, 1 = 8-bit, 0.5 = 4-bit."),
+    Param("prompt_tokens", "Prompt length", "tokens", 2000, 1, 2_000_000, integer=True, log=True,
+          slider_max=200_000),
+    Param("output_tokens", "Reply length", "tokens", 500, 1, 1_000_000, integer=True, log=True,
+          slider_max=100_000),
+    Param("peak_tflops", "Peak compute (dense 16-bit)", "TFLOP/s", 989, 1, 100_000, log=True,
+          slider_min=10, slider_max=20_000),
+    Param("bandwidth_tbs", "Memory bandwidth", "TB/s", 3.35, 0.01, 100, step=0.01, log=True,
+          slider_min=0.1, slider_max=20),
+)
+
+
+def compute(v) -> dict:
+    params = v["params_b"] * 1e9
+    peak = v["peak_tflops"] * 1e12
+    bw = v["bandwidth_tbs"] * 1e12
+    flops_per_token = 2 * params
+    prefill_flops = v["prompt_tokens"] * flops_per_token
+    prefill_s = prefill_flops / peak
+    weight_bytes = params * v["bytes_per_param"]
+    decode_tokens_per_s = bw / weight_bytes
+    inter_token_s = 1 / decode_tokens_per_s
+    decode_s = (v["output_tokens"] - 1) * inter_token_s
+    return {
+        "flops_per_token": flops_per_token,
+        "prefill_flops": prefill_flops,
+        "prefill_s": prefill_s,
+        "ttft_s": prefill_s,
+        "weight_bytes": weight_bytes,
+        "decode_tokens_per_s": decode_tokens_per_s,
+        "inter_token_s": inter_token_s,
+        "decode_s": decode_s,
+        "response_s": prefill_s + decode_s,
+        "prefill_share": prefill_s / (prefill_s + decode_s),
+    }
+
+
+def explain(v, o) -> Explanation:
+    rest = v["output_tokens"] - 1
+    steps = [
+        f"A forward pass costs about 2 FLOPs per parameter per token: 2 × {num(v['params_b'])} billion "
+        f"= {si(o['flops_per_token'], 'FLOPs')} per token.",
+        f"Prefill runs all {integer(v['prompt_tokens'])} prompt tokens through the model in one pass: "
+        f"{integer(v['prompt_tokens'])} × {si(o['flops_per_token'], 'FLOPs')} = {sci(o['prefill_flops'])} FLOPs, "
+        f"writing one KV-cache entry per token.",
+        f"At {tflops(v['peak_tflops'] * 1e12)} that pass takes {sci(o['prefill_flops'])} FLOPs ÷ "
+        f"{num(v['peak_tflops'])} × 10¹² FLOP/s = {seconds(o['prefill_s'])}: the time to first token, "
+        f"before any queueing.",
+        f"The weights take {num(v['params_b'])} billion × {num(v['bytes_per_param'])} bytes = "
+        f"{bytes_decimal(o['weight_bytes'])}, and every decode step reads all of them.",
+        f"Decode: {bandwidth(v['bandwidth_tbs'] * 1e12)} ÷ {bytes_decimal(o['weight_bytes'])} = "
+        f"{rate(o['decode_tokens_per_s'])}, one token every {seconds(o['inter_token_s'])}.",
+    ]
+    if rest:
+        steps.append(
+            f"The other {integer(rest)} tokens of the reply take {integer(rest)} × {seconds(o['inter_token_s'])} "
+            f"= {seconds(o['decode_s'])}; the whole reply takes {seconds(o['prefill_s'])} + "
+            f"{seconds(o['decode_s'])} = {seconds(o['response_s'])}."
+        )
+    else:
+        steps.append(f"A one-token reply is done when prefill is: {seconds(o['response_s'])}.")
+    conclusion = (
+        f"A compute-bound prompt pass of {seconds(o['prefill_s'])}, then memory-bound streaming at "
+        f"{rate(o['decode_tokens_per_s'])}."
+    )
+    return Explanation(steps, conclusion)
+
+
+def charts(v, o) -> list[dict]:
+    n = v["output_tokens"]
+    t_end = o["response_s"]
+    tokens = np.unique(np.round(np.geomspace(1, n, 48))) if n > 1 else np.array([1.0])
+    times = o["prefill_s"] + (tokens - 1) * o["inter_token_s"]
+    x = np.concatenate(([0.0, o["prefill_s"]], times))
+    y = np.concatenate(([0.0, 0.0], tokens))
+    shape, note = fig.vline(o["prefill_s"], f"first token at {seconds(o['prefill_s'])}", fig.VERMILION)
+    traces = [
+        fig.line(x, y, "tokens delivered", fig.BLUE, hover="%{x:.3s} s → %{y:,.0f} tokens"),
+        fig.points([o["prefill_s"]], [1], "first token", fig.VERMILION),
+    ]
+    return [fig.figure(
+        "Tokens delivered over time: prefill, then decode",
+        traces,
+        fig.axis("time since arrival (s)", range_=[0, t_end * 1.04]),
+        fig.axis("tokens in the reply"),
+        shapes=[shape], annotations=[note],
+    )]
+
+
+CALCULATOR = Calculator(
+    slug="prefill-decode",
+    title="Prefill and decode: arrival to first token, then token by token",
+    summary="How long the prompt pass takes, how fast tokens stream after it, and when the reply ends.",
+    order=10,
+    params=PARAMS,
+    compute=compute,
+    explain=explain,
+    charts=charts,
+    headlines=(
+        Headline("prefill_s", "Time to first token", seconds),
+        Headline("decode_tokens_per_s", "Decode speed", rate),
+        Headline("response_s", "Whole reply", seconds),
+    ),
+)
