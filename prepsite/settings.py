@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -99,6 +100,8 @@ STORAGES = {
 }
 # Without collectstatic (development, tests) whitenoise serves straight from the finders.
 WHITENOISE_USE_FINDERS = envbool("WHITENOISE_USE_FINDERS", True)
+# ...and says so once per process when STATIC_ROOT does not exist yet; that is expected here.
+warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

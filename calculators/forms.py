@@ -1,0 +1,113 @@
+"""Forms derived from the calculator specs: every bound lives in a field.
+
+Query strings are parsed strictly: plain ASCII decimal numbers only. Python's
+float() would also take "nan", "inf", "1_000" and Unicode digits, and a huge
+exponent overflows to infinity; none of those is a value a person means.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache
+
+from django import forms
+
+from .engine.spec import Calculator, Param
+from .engine.units import num
+
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+
+
+class NumberField(forms.Field):
+    """A bounded number from a query string, with messages a person can act on."""
+
+    def __init__(self, param: Param, **kwargs):
+        self.param = param
+        super().__init__(label=param.label, help_text=param.help, **kwargs)
+
+    def to_python(self, value):
+        if value is None:
+            raise forms.ValidationError("Enter a value.", code="required")
+        text = str(value).strip()
+        if text == "":
+            raise forms.ValidationError(
+                "Enter a value (or leave the parameter out to use the default).", code="required"
+            )
+        if NOT_FINITE.fullmatch(text):
+            raise forms.ValidationError("Enter a finite number, not “%(value)s”.", code="finite",
+                                        params={"value": text})
+        if not NUMBER.fullmatch(text):
+            raise forms.ValidationError("Enter a number, such as %(example)s.", code="invalid",
+                                        params={"example": num(self.param.default)})
+        number = float(text)
+        if not math.isfinite(number):
+            raise forms.ValidationError("That number is too large.", code="finite")
+        return number
+
+    def validate(self, value):
+        p = self.param
+        if value < p.minimum:
+            raise forms.ValidationError("Must be at least %(limit)s.", code="min_value",
+                                        params={"limit": num(p.minimum)})
+        if value > p.maximum:
+            raise forms.ValidationError("Must be at most %(limit)s.", code="max_value",
+                                        params={"limit": num(p.maximum)})
+        if p.choices and value not in {c for c, _ in p.choices}:
+            options = " or ".join(f"{c} ({label})" for c, label in p.choices)
+            raise forms.ValidationError("Choose %(options)s.", code="choice", params={"options": options})
+        if p.integer and value != int(value):
+            raise forms.ValidationError("Enter a whole number.", code="integer")
+
+    def clean(self, value):
+        number = self.to_python(value)
+        self.validate(number)
+        return self.param.coerce(number)
+
+
+class CalculatorForm(forms.Form):
+    calculator: Calculator
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            for name, messages in self.calculator.rules(cleaned).items():
+                for message in messages:
+                    self.add_error(name, message)
+        return cleaned
+
+
+@cache
+def form_class(calculator: Calculator) -> type[CalculatorForm]:
+    fields = {p.name: NumberField(p) for p in calculator.params}
+    return type(f"{calculator.slug.title().replace('-', '')}Form", (CalculatorForm,),
+                {"calculator": calculator, **fields})
+
+
+def plain(value: float | int) -> str:
+    """A value as it goes in a number box or a link: 9, not 9.0; 3.35; 1e-06."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def bind(calculator: Calculator, query) -> CalculatorForm:
+    """A bound form: parameters left out take their defaults; ``name=`` is an error."""
+    data = {p.name: query.get(p.name, plain(p.coerce(p.default))) for p in calculator.params}
+    return form_class(calculator)(data)
+
+
+def fallback_values(form: CalculatorForm) -> dict[str, float | int]:
+    """The values to show a result for while some are wrong: the valid ones, defaults elsewhere.
+
+    If the mix still breaks a cross-field rule, every default.
+    """
+    calculator = form.calculator
+    values = dict(calculator.defaults)
+    for name, value in getattr(form, "cleaned_data", {}).items():
+        if name not in form.errors:
+            values[name] = value
+    if calculator.rules(values):
+        return dict(calculator.defaults)
+    return values

@@ -1,0 +1,119 @@
+/* Calculator pages: pair each slider with its number box, draw the charts the
+   server sends, keep error marks in step with the server's answers, copy the
+   link. No inline script anywhere, so a strict Content-Security-Policy holds. */
+(function () {
+  "use strict";
+  var form = document.getElementById("calc-form");
+  if (!form) return;
+
+  var PLOT_CONFIG = {
+    responsive: true,
+    displaylogo: false,
+    modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "toggleSpikelines"]
+  };
+
+  /* ---- sliders ---------------------------------------------------------- */
+
+  function niceValue(value, slider) {
+    var step = parseFloat(slider.dataset.step) || 1;
+    if (slider.hasAttribute("data-log")) value = Number(value.toPrecision(3));
+    if (slider.hasAttribute("data-integer")) return Math.max(1, Math.round(value));
+    var snapped = Math.round(value / step) * step;
+    return Number(snapped.toPrecision(12));
+  }
+
+  function sliderToValue(slider) {
+    var position = parseFloat(slider.value);
+    if (!slider.hasAttribute("data-log")) return niceValue(position, slider);
+    var low = Math.log10(parseFloat(slider.dataset.low));
+    var high = Math.log10(parseFloat(slider.dataset.high));
+    return niceValue(Math.pow(10, low + (position / 1000) * (high - low)), slider);
+  }
+
+  function valueToSlider(slider, value) {
+    if (!isFinite(value)) return;
+    if (!slider.hasAttribute("data-log")) {
+      slider.value = String(value);
+      return;
+    }
+    var low = Math.log10(parseFloat(slider.dataset.low));
+    var high = Math.log10(parseFloat(slider.dataset.high));
+    var position = value > 0 ? ((Math.log10(value) - low) / (high - low)) * 1000 : 0;
+    slider.value = String(Math.min(1000, Math.max(0, Math.round(position))));
+  }
+
+  form.querySelectorAll("input[type=range][data-for]").forEach(function (slider) {
+    var box = document.getElementById(slider.dataset.for);
+    if (!box) return;
+    slider.hidden = false;
+    valueToSlider(slider, parseFloat(box.value));
+    slider.addEventListener("input", function () {
+      box.value = String(sliderToValue(slider));
+    });
+    box.addEventListener("input", function () {
+      valueToSlider(slider, parseFloat(box.value));
+    });
+  });
+
+  /* ---- errors ----------------------------------------------------------- */
+
+  function markErrors(clear) {
+    form.querySelectorAll(".field-error").forEach(function (slot) {
+      if (clear) slot.textContent = "";
+      var has = slot.textContent.trim() !== "";
+      var field = slot.closest(".field");
+      var control = document.getElementById("id_" + slot.id.slice(4));
+      if (field) field.classList.toggle("has-error", has);
+      if (control) {
+        if (has) control.setAttribute("aria-invalid", "true");
+        else control.removeAttribute("aria-invalid");
+      }
+    });
+  }
+
+  /* ---- charts ----------------------------------------------------------- */
+
+  function drawCharts() {
+    var data = document.getElementById("chart-data");
+    if (!data || !window.Plotly) return;
+    var figures = JSON.parse(data.textContent);
+    figures.forEach(function (figure, index) {
+      var plot = document.getElementById("chart-" + index);
+      if (plot) window.Plotly.react(plot, figure.data, figure.layout, PLOT_CONFIG);
+    });
+  }
+
+  /* ---- copy link -------------------------------------------------------- */
+
+  var copy = document.getElementById("copy-link");
+  var copyStatus = document.getElementById("copy-status");
+  if (copy) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      var url = window.location.href;
+      var done = function () { copyStatus.textContent = "Link copied."; };
+      var failed = function () { copyStatus.textContent = "Copy this link: " + url; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(url).then(done, failed);
+      } else {
+        failed();
+      }
+    });
+  }
+
+  function refreshApiLink() {
+    var link = document.getElementById("api-link");
+    if (link) link.href = link.pathname + window.location.search;
+  }
+
+  document.addEventListener("htmx:after:swap", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    var ok = ctx && ctx.response && ctx.response.status < 400;
+    markErrors(ok);
+    if (ok) drawCharts();
+    refreshApiLink();
+    if (copyStatus) copyStatus.textContent = "";
+  });
+
+  drawCharts();
+})();
