@@ -51,7 +51,8 @@ def sci(x: float, sig: int = 3) -> str:
     if x == 0:
         return "0"
     sign = "−" if x < 0 else ""
-    value, digits = _significant(abs(x), sig)
+    value, _ = _significant(abs(x), sig)
+    value, digits = _significant(value, sig)  # 9.9999e14 rounds to 1e15: one digit, not "1.00"
     exponent = math.floor(math.log10(value))
     mantissa = f"{value / 10**exponent:.{digits - 1}f}"
     return f"{sign}{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
