@@ -36,11 +36,13 @@ class NumberField(forms.Field):
                 "Enter a value (or leave the parameter out to use the default).", code="required"
             )
         if NOT_FINITE.fullmatch(text):
-            raise forms.ValidationError("Enter a finite number, not “%(value)s”.", code="finite",
-                                        params={"value": text})
+            raise forms.ValidationError(
+                "Enter a finite number, not “%(value)s”.", code="finite", params={"value": text}
+            )
         if not NUMBER.fullmatch(text):
-            raise forms.ValidationError("Enter a number, such as %(example)s.", code="invalid",
-                                        params={"example": num(self.param.default)})
+            raise forms.ValidationError(
+                "Enter a number, such as %(example)s.", code="invalid", params={"example": num(self.param.default)}
+            )
         number = float(text)
         if not math.isfinite(number):
             raise forms.ValidationError("That number is too large.", code="finite")
@@ -49,11 +51,13 @@ class NumberField(forms.Field):
     def validate(self, value):
         p = self.param
         if value < p.minimum:
-            raise forms.ValidationError("Must be at least %(limit)s.", code="min_value",
-                                        params={"limit": num(p.minimum)})
+            raise forms.ValidationError(
+                "Must be at least %(limit)s.", code="min_value", params={"limit": num(p.minimum)}
+            )
         if value > p.maximum:
-            raise forms.ValidationError("Must be at most %(limit)s.", code="max_value",
-                                        params={"limit": num(p.maximum)})
+            raise forms.ValidationError(
+                "Must be at most %(limit)s.", code="max_value", params={"limit": num(p.maximum)}
+            )
         if p.choices and value not in {c for c, _ in p.choices}:
             options = " or ".join(f"{c} ({label})" for c, label in p.choices)
             raise forms.ValidationError("Choose %(options)s.", code="choice", params={"options": options})
@@ -81,8 +85,9 @@ class CalculatorForm(forms.Form):
 @cache
 def form_class(calculator: Calculator) -> type[CalculatorForm]:
     fields = {p.name: NumberField(p) for p in calculator.params}
-    return type(f"{calculator.slug.title().replace('-', '')}Form", (CalculatorForm,),
-                {"calculator": calculator, **fields})
+    return type(
+        f"{calculator.slug.title().replace('-', '')}Form", (CalculatorForm,), {"calculator": calculator, **fields}
+    )
 
 
 def plain(value: float | int) -> str:

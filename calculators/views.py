@@ -22,7 +22,8 @@ def _calculator(slug: str) -> Calculator:
 
 
 def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    """An htmx swap wants the fragment; htmx restoring history wants the whole page."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
 
 
 @require_safe
@@ -39,8 +40,12 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     if _is_htmx(request):
         if valid:
             result = calculator.run(form.cleaned_data)
-            context = {"calculator": calculator, "result": result, "charts_json": script_json(result.charts),
-                       "htmx": True}
+            context = {
+                "calculator": calculator,
+                "result": result,
+                "charts_json": script_json(result.charts),
+                "htmx": True,
+            }
             response = render(request, "calculators/detail.html#results", context, status=status)
         else:
             # Only the error messages travel (out of band, beside each field);
@@ -66,21 +71,31 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def api_index(request: HttpRequest) -> JSONResponse:
-    return JSONResponse([
-        {
-            "slug": c.slug,
-            "title": c.title,
-            "summary": c.summary,
-            "url": request.build_absolute_uri(f"/calculators/{c.slug}/"),
-            "inputs": [
-                {"name": p.name, "label": p.label, "unit": p.unit, "default": p.coerce(p.default),
-                 "min": p.minimum, "max": p.maximum, "step": p.step, "integer": p.integer,
-                 **({"choices": [{"value": v, "label": label} for v, label in p.choices]} if p.choices else {})}
-                for p in c.params
-            ],
-        }
-        for c in registry.all_calculators()
-    ])
+    return JSONResponse(
+        [
+            {
+                "slug": c.slug,
+                "title": c.title,
+                "summary": c.summary,
+                "url": request.build_absolute_uri(f"/calculators/{c.slug}/"),
+                "inputs": [
+                    {
+                        "name": p.name,
+                        "label": p.label,
+                        "unit": p.unit,
+                        "default": p.coerce(p.default),
+                        "min": p.minimum,
+                        "max": p.maximum,
+                        "step": p.step,
+                        "integer": p.integer,
+                        **({"choices": [{"value": v, "label": label} for v, label in p.choices]} if p.choices else {}),
+                    }
+                    for p in c.params
+                ],
+            }
+            for c in registry.all_calculators()
+        ]
+    )
 
 
 @require_safe
@@ -88,10 +103,10 @@ def api_detail(request: HttpRequest, slug: str) -> JSONResponse:
     calculator = registry.get(slug)
     if calculator is None:
         known = ", ".join(c.slug for c in registry.all_calculators())
-        return JSONResponse({"errors": {"slug": [f"There is no calculator called “{slug}”. Known: {known}."]}},
-                            status=404)
+        return JSONResponse(
+            {"errors": {"slug": [f"There is no calculator called “{slug}”. Known: {known}."]}}, status=404
+        )
     form = bind(calculator, request.GET)
     if not form.is_valid():
-        return JSONResponse({"errors": {name: list(messages) for name, messages in form.errors.items()}},
-                            status=400)
+        return JSONResponse({"errors": {name: list(messages) for name, messages in form.errors.items()}}, status=400)
     return JSONResponse(calculator.run(form.cleaned_data).as_json())

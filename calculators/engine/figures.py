@@ -41,8 +41,17 @@ def axis(title: str, log: bool = False, range_: Sequence[float] | None = None, *
     return ax
 
 
-def line(x, y, name: str, color: str = BLUE, dash: str | None = None, hover: str | None = None,
-         yaxis: str | None = None, fill: str | None = None, width: float = 2.5) -> dict:
+def line(
+    x,
+    y,
+    name: str,
+    color: str = BLUE,
+    dash: str | None = None,
+    hover: str | None = None,
+    yaxis: str | None = None,
+    fill: str | None = None,
+    width: float = 2.5,
+) -> dict:
     trace = {
         "type": "scatter",
         "mode": "lines",
@@ -60,8 +69,17 @@ def line(x, y, name: str, color: str = BLUE, dash: str | None = None, hover: str
     return trace
 
 
-def points(x, y, name: str, color: str = INK, symbol: str = "circle", size: int = 11,
-           text: Sequence[str] | None = None, hover: str | None = None, yaxis: str | None = None) -> dict:
+def points(
+    x,
+    y,
+    name: str,
+    color: str = INK,
+    symbol: str = "circle",
+    size: int = 11,
+    text: Sequence[str] | None = None,
+    hover: str | None = None,
+    yaxis: str | None = None,
+) -> dict:
     trace = {
         "type": "scatter",
         "mode": "markers+text" if text else "markers",
@@ -80,18 +98,25 @@ def points(x, y, name: str, color: str = INK, symbol: str = "circle", size: int 
     return trace
 
 
-def bars(x: Sequence, y, name: str, color: str = BLUE, hover: str | None = None,
-         orientation: str = "v", text: Sequence[str] | None = None) -> dict:
+def bars(
+    categories: Sequence,
+    values,
+    name: str,
+    color: str = BLUE,
+    hover: str | None = None,
+    orientation: str = "v",
+    text: Sequence[str] | None = None,
+) -> dict:
+    """Bars with category labels on one axis and values on the other."""
+    labels, numbers = list(categories), rounded(values)
     trace = {
         "type": "bar",
         "name": name,
-        "x": list(x) if orientation == "v" else rounded(y),
-        "y": rounded(y) if orientation == "v" else list(x),
+        "x": labels if orientation == "v" else numbers,
+        "y": numbers if orientation == "v" else labels,
         "orientation": orientation,
         "marker": {"color": color},
     }
-    if orientation == "h":
-        trace["x"], trace["y"] = rounded(x), list(y)
     if hover:
         trace["hovertemplate"] = hover + "<extra>" + name + "</extra>"
     if text:
@@ -102,24 +127,66 @@ def bars(x: Sequence, y, name: str, color: str = BLUE, hover: str | None = None,
 
 def vline(x: float, label: str, color: str = GREY, yref: str = "paper") -> tuple[dict, dict]:
     """A vertical marker line with a label at its top."""
-    shape = {"type": "line", "xref": "x", "yref": yref, "x0": x, "x1": x, "y0": 0, "y1": 1,
-             "line": {"color": color, "width": 1.5, "dash": "dot"}}
-    note = {"x": x, "xref": "x", "y": 1, "yref": "paper", "text": label, "showarrow": False,
-            "yanchor": "bottom", "font": {"size": 12, "color": color}}
+    shape = {
+        "type": "line",
+        "xref": "x",
+        "yref": yref,
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": color, "width": 1.5, "dash": "dot"},
+    }
+    note = {
+        "x": x,
+        "xref": "x",
+        "y": 1,
+        "yref": "paper",
+        "text": label,
+        "showarrow": False,
+        "yanchor": "bottom",
+        "font": {"size": 12, "color": color},
+    }
     return shape, note
 
 
 def hline(y: float, label: str, color: str = GREY) -> tuple[dict, dict]:
-    shape = {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y,
-             "line": {"color": color, "width": 1.5, "dash": "dot"}}
-    note = {"x": 1, "xref": "paper", "y": y, "yref": "y", "text": label, "showarrow": False,
-            "xanchor": "right", "yanchor": "bottom", "font": {"size": 12, "color": color}}
+    shape = {
+        "type": "line",
+        "xref": "paper",
+        "yref": "y",
+        "x0": 0,
+        "x1": 1,
+        "y0": y,
+        "y1": y,
+        "line": {"color": color, "width": 1.5, "dash": "dot"},
+    }
+    note = {
+        "x": 1,
+        "xref": "paper",
+        "y": y,
+        "yref": "y",
+        "text": label,
+        "showarrow": False,
+        "xanchor": "right",
+        "yanchor": "bottom",
+        "font": {"size": 12, "color": color},
+    }
     return shape, note
 
 
-def figure(title: str, traces: list[dict], xaxis: dict, yaxis: dict, *, shapes: Sequence[dict] = (),
-           annotations: Sequence[dict] = (), yaxis2: dict | None = None, barmode: str | None = None,
-           legend_below: bool = True) -> dict:
+def figure(
+    title: str,
+    traces: list[dict],
+    xaxis: dict,
+    yaxis: dict,
+    *,
+    shapes: Sequence[dict] = (),
+    annotations: Sequence[dict] = (),
+    yaxis2: dict | None = None,
+    barmode: str | None = None,
+    legend_below: bool = True,
+) -> dict:
     layout = {
         "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 16}},
         "xaxis": xaxis,

@@ -133,9 +133,12 @@ class Result:
 
 
 def finite_or_none(value: Any) -> Any:
-    """Outputs are plain JSON: a float that is not finite becomes null."""
+    """Outputs are plain JSON: a float that is not finite becomes null, and an
+    integer too large for a JSON reader's 64-bit integers becomes a float."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    if isinstance(value, int) and abs(value) > 2**53:
+        return float(value)
     return value

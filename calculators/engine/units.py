@@ -2,9 +2,9 @@
 
 About three significant figures, thousands separators, binary units for KV
 memory (160 KiB, 640 MiB), decimal units for weights and bandwidth (140 GB,
-3.35 TB/s), money as $25.20 and fractions as 29 %. A value that is exact in
-four significant figures or fewer is shown exactly (187.5 MiB, not 188 MiB):
-rounding it would only hide a number the reader can check.
+3.35 TB/s), money as $25.20 and fractions as 29 %. Whole counts are written in
+full, and 187.5 MiB stays 187.5: rounding those would only hide a number the
+reader can check.
 """
 
 from __future__ import annotations
@@ -19,10 +19,21 @@ _DECIMAL_BYTES = ((1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "k
 
 
 def _significant(x: float, sig: int) -> tuple[float, int]:
-    """Round x for display: exact if it fits in 4 significant figures."""
-    for digits in range(1, 5):
+    """Round x for display, returning the value and its significant digits.
+
+    Float noise is trimmed first, so 4.300000000000001 counts as the 4.3 it is.
+    Whole numbers below a million are written in full (4,096 tokens, not
+    4,100); a value of 100 or more that is exact in four figures stays exact
+    (187.5 MiB, not 188); everything else gets ``sig`` figures (2.53, 23.9).
+    """
+    x = float(f"{x:.12g}")
+    if x.is_integer() and x < 1e6:
+        return x, max(1, len(str(int(x)).rstrip("0")))
+    for digits in range(1, sig + 1):
         if float(f"{x:.{digits}g}") == x:
             return x, digits
+    if x >= 100 and float(f"{x:.{sig + 1}g}") == x:
+        return x, sig + 1
     return float(f"{x:.{sig}g}"), sig
 
 

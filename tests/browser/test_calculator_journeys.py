@@ -14,8 +14,9 @@ def query(url: str) -> dict[str, str]:
 
 
 def chart_point(page, trace: int):
-    return page.evaluate(f"() => {{ const d = document.getElementById('chart-0').data[{trace}]; "
-                         f"return [d.x[0], d.y[0]]; }}")
+    return page.evaluate(
+        f"() => {{ const d = document.getElementById('chart-0').data[{trace}]; return [d.x[0], d.y[0]]; }}"
+    )
 
 
 def test_typing_a_value_recomputes_the_steps_the_chart_and_the_address(page):
@@ -87,7 +88,7 @@ def test_without_javascript_the_form_recomputes_by_a_plain_get(browser, live_ser
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     page.goto("/calculators/kv-capacity/")
-    assert page.locator('input[type=range]').first.is_hidden()  # sliders need the script
+    assert page.locator("input[type=range]").first.is_hidden()  # sliders need the script
     page.fill("#id_free_gib", "18")
     page.click("button[type=submit]")
     assert query(page.url)["free_gib"] == "18"

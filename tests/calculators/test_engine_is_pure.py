@@ -17,4 +17,3 @@ def test_no_module_in_the_engine_imports_django():
                 names = [node.module]
             offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "django"]
     assert offenders == []
-

@@ -20,17 +20,20 @@ def test_8_bit_kv_doubles_the_users():
 
 def test_worked_answer_at_the_defaults_shows_each_figure():
     t = text(run("kv-capacity"))
-    for figure in ["2 × 40 layers × 8 KV heads × 128 dims × 2 bytes = 163,840 bytes = 160 KiB per token",
-                   "4,096 × 160 KiB = 640 MiB", "9 GiB free after the weights ÷ 0.625 GiB per user = 14.4 users",
-                   "14 users fit", "28.8 users: from about 14 to about 29"]:
+    for figure in [
+        "2 × 40 layers × 8 KV heads × 128 dims × 2 bytes = 163,840 bytes = 160 KiB per token",
+        "4,096 × 160 KiB = 640 MiB",
+        "9 GiB free after the weights ÷ 0.625 GiB per user = 14.4 users",
+        "14 users fit",
+        "28.8 users: from about 14 to about 29",
+    ]:
         assert figure in t
 
 
 def test_llama_3_8b_shape_at_8k_context():
     # 32 layers, 8 KV heads, 128 dims, 16-bit: 2·32·8·128·2 = 131,072 B = 128 KiB per token.
     # 8,192 tokens → 1 GiB per user; 40 GiB free → 40 users.
-    o = run("kv-capacity", layers=32, kv_heads=8, head_dim=128, kv_bytes=2, context_tokens=8192,
-            free_gib=40).outputs
+    o = run("kv-capacity", layers=32, kv_heads=8, head_dim=128, kv_bytes=2, context_tokens=8192, free_gib=40).outputs
     assert o["kv_bytes_per_token"] == 131_072
     assert o["kv_bytes_per_user"] == 2**30
     assert o["users"] == 40

@@ -16,9 +16,17 @@ def test_defaults_give_the_banks_figures():
 
 def test_worked_answer_at_the_defaults_shows_each_figure():
     t = text(run("prefill-decode"))
-    for figure in ["2 × 70 billion = 140 GFLOPs", "2,000 × 140 GFLOPs = 2.8 × 10¹⁴ FLOPs", "989 TFLOP/s",
-                   "= 0.283 s", "70 billion × 2 bytes = 140 GB", "3.35 TB/s ÷ 140 GB = 23.9 tokens/s",
-                   "41.8 ms", "499 ×", "21.1 s"]:
+    for figure in [
+        "2 × 70 billion = 140 GFLOPs",
+        "2,000 × 140 GFLOPs = 2.8 × 10¹⁴ FLOPs",
+        "989 TFLOP/s",
+        "= 0.283 s",
+        "70 billion × 2 bytes = 140 GB",
+        "3.35 TB/s ÷ 140 GB = 23.9 tokens/s",
+        "41.8 ms",
+        "499 ×",
+        "21.1 s",
+    ]:
         assert figure in t
     assert t.splitlines()[-1] == (
         "A compute-bound prompt pass of 0.283 s, then memory-bound streaming at 23.9 tokens/s."
@@ -28,8 +36,15 @@ def test_worked_answer_at_the_defaults_shows_each_figure():
 def test_an_8b_model_in_8_bit_on_an_a100():
     # 8e9 params × 1 byte = 8 GB; 2.04 TB/s / 8 GB = 255 tokens/s.
     # Prefill: 1,000 tokens × 16 GFLOPs = 1.6e13 FLOPs / 312e12 = 0.05128 s.
-    o = run("prefill-decode", params_b=8, bytes_per_param=1, prompt_tokens=1000, output_tokens=256,
-            peak_tflops=312, bandwidth_tbs=2.04).outputs
+    o = run(
+        "prefill-decode",
+        params_b=8,
+        bytes_per_param=1,
+        prompt_tokens=1000,
+        output_tokens=256,
+        peak_tflops=312,
+        bandwidth_tbs=2.04,
+    ).outputs
     assert o["weight_bytes"] == 8e9
     assert o["decode_tokens_per_s"] == pytest.approx(255)
     assert o["prefill_s"] == pytest.approx(0.051282, rel=1e-4)

@@ -3,12 +3,34 @@ import pytest
 from calculators.engine import units
 
 
-@pytest.mark.parametrize(("value", "text"), [
-    (766.07, "766"), (47.857, "47.9"), (2000, "2,000"), (0.28311, "0.283"), (14.4, "14.4"), (6.25, "6.25"),
-    (187.5, "187.5"), (295.22, "295"), (0, "0"), (-3.5, "−3.5"), (30e6, "30 million"), (1.2345e9, "1.23 billion"), (1.234e9, "1.234 billion"),
-    (2.8e14, "280 trillion"), (2.8e15, "2.8 × 10¹⁵"), (0.0000771, "0.0000771"), (4e-7, "4 × 10⁻⁷"), (None, "—"),
-    (float("inf"), "∞"),
-])
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (766.07, "766"),
+        (47.857, "47.9"),
+        (2000, "2,000"),
+        (0.28311, "0.283"),
+        (14.4, "14.4"),
+        (6.25, "6.25"),
+        (187.5, "187.5"),
+        (295.22, "295"),
+        (0, "0"),
+        (-3.5, "−3.5"),
+        (30e6, "30 million"),
+        (1.2345e9, "1.23 billion"),
+        (1.234e9, "1.23 billion"),
+        (4096, "4,096"),
+        (58982, "58,982"),
+        (2.533, "2.53"),
+        (13.75, "13.8"),
+        (2.8e14, "280 trillion"),
+        (2.8e15, "2.8 × 10¹⁵"),
+        (0.0000771, "0.0000771"),
+        (4e-7, "4 × 10⁻⁷"),
+        (None, "—"),
+        (float("inf"), "∞"),
+    ],
+)
 def test_numbers_are_written_with_about_three_significant_figures(value, text):
     assert units.num(value) == text
 
@@ -65,5 +87,5 @@ def test_durations_pick_a_readable_unit():
 
 def test_rates_and_ratios():
     assert units.rate(3.35e12 / 140e9) == "23.9 tokens/s"
-    assert units.times(2.5327) == "2.53×"
+    assert units.times(2.533) == "2.53×"
     assert units.integer(20000) == "20,000"

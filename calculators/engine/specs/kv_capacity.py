@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-
 from .. import figures as fig
 from ..spec import Calculator, Explanation, Headline, Param
 from ..units import bytes_binary, integer, num
@@ -14,15 +13,53 @@ PRECISIONS = ((2.0, "16-bit KV", fig.BLUE), (1.0, "8-bit KV", fig.ORANGE), (0.5,
 
 PARAMS = (
     Param("layers", "Layers", "layers", 40, 1, 1024, integer=True, slider_max=160),
-    Param("kv_heads", "KV heads", "heads", 8, 1, 1024, integer=True, slider_max=128,
-          help="Key/value heads, not attention heads: grouped-query attention shares each KV head."),
+    Param(
+        "kv_heads",
+        "KV heads",
+        "heads",
+        8,
+        1,
+        1024,
+        integer=True,
+        slider_max=128,
+        help="Key/value heads, not attention heads: grouped-query attention shares each KV head.",
+    ),
     Param("head_dim", "Head dimension", "dims", 128, 1, 4096, integer=True, slider_min=16, slider_max=512),
-    Param("kv_bytes", "Bytes per cached element", "bytes", 2, 0.5, 4, step=0.5,
-          help="2 = 16-bit, 1 = 8-bit, 0.5 = 4-bit KV cache."),
-    Param("context_tokens", "Context per user", "tokens", 4096, 1, 10_000_000, integer=True, log=True,
-          slider_min=128, slider_max=1_048_576),
-    Param("free_gib", "Memory free for the cache", "GiB", 9, 0.01, 100_000, step=0.01, log=True,
-          slider_min=0.5, slider_max=2048, help="What is left after the weights and activations."),
+    Param(
+        "kv_bytes",
+        "Bytes per cached element",
+        "bytes",
+        2,
+        0.5,
+        4,
+        step=0.5,
+        help="2 = 16-bit, 1 = 8-bit, 0.5 = 4-bit KV cache.",
+    ),
+    Param(
+        "context_tokens",
+        "Context per user",
+        "tokens",
+        4096,
+        1,
+        10_000_000,
+        integer=True,
+        log=True,
+        slider_min=128,
+        slider_max=1_048_576,
+    ),
+    Param(
+        "free_gib",
+        "Memory free for the cache",
+        "GiB",
+        9,
+        0.01,
+        100_000,
+        step=0.01,
+        log=True,
+        slider_min=0.5,
+        slider_max=2048,
+        help="What is left after the weights and activations.",
+    ),
 )
 
 
@@ -89,17 +126,24 @@ def charts(v, o) -> list[dict]:
         widths.append((float(v["kv_bytes"]), f"{_precision(v['kv_bytes'])} KV (yours)", fig.PURPLE))
     for width, name, colour in widths:
         users = o["free_bytes"] / (per_token_elems * width * contexts)
-        traces.append(fig.line(contexts, users, name, colour,
-                               hover="%{x:,.0f} tokens → %{y:,.1f} users"))
-    traces.append(fig.points([ctx], [o["users_exact"]], "this setting",
-                             text=[f"{integer(o['users'])} users"],
-                             hover="%{x:,.0f} tokens → %{y:,.1f} users"))
-    return [fig.figure(
-        "Users per GPU against context length",
-        traces,
-        fig.axis("context per user (tokens)", log=True),
-        fig.axis("users that fit in the cache", log=True),
-    )]
+        traces.append(fig.line(contexts, users, name, colour, hover="%{x:,.0f} tokens → %{y:,.1f} users"))
+    traces.append(
+        fig.points(
+            [ctx],
+            [o["users_exact"]],
+            "this setting",
+            text=[f"{integer(o['users'])} users"],
+            hover="%{x:,.0f} tokens → %{y:,.1f} users",
+        )
+    )
+    return [
+        fig.figure(
+            "Users per GPU against context length",
+            traces,
+            fig.axis("context per user (tokens)", log=True),
+            fig.axis("users that fit in the cache", log=True),
+        )
+    ]
 
 
 CALCULATOR = Calculator(
@@ -117,4 +161,3 @@ CALCULATOR = Calculator(
         Headline("users", "Users that fit", integer),
     ),
 )
-
