@@ -93,9 +93,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": os.environ.get(
-            "STATICFILES_BACKEND", "django.contrib.staticfiles.storage.StaticFilesStorage"
-        )
+        "BACKEND": os.environ.get("STATICFILES_BACKEND", "django.contrib.staticfiles.storage.StaticFilesStorage")
     },
 }
 # Without collectstatic (development, tests) whitenoise serves straight from the finders.
