@@ -33,7 +33,7 @@ def rounded(values: Iterable[float], sig: int = 4) -> list[float | None]:
 
 
 def axis(title: str, log: bool = False, range_: Sequence[float] | None = None, **extra) -> dict:
-    ax = {"title": {"text": title}, "type": "log" if log else "linear", "zeroline": False}
+    ax = {"title": {"text": title}, "type": "log" if log else "linear", "zeroline": False, "automargin": True}
     if range_ is not None:
         lo, hi = range_
         ax["range"] = [math.log10(lo), math.log10(hi)] if log else [lo, hi]

@@ -276,6 +276,7 @@ def charts(v, o) -> list[dict]:
             hover=hover,
         ),
     ]
+    traces[2]["textposition"] = "top right"  # the "now" label sits on the y axis otherwise
     for trace in traces[:2]:
         trace["line"]["shape"] = "hv"
     traces[1]["fillcolor"] = "rgba(213, 94, 0, 0.15)"
