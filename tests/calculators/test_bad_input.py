@@ -102,3 +102,55 @@ def test_an_unknown_calculator_is_a_404_on_every_path(client):
 def test_posting_to_a_calculator_is_refused(client):
     assert client.post("/calculators/kv-capacity/").status_code == 405
     assert client.post("/api/calculators/kv-capacity/").status_code == 405
+
+
+CROSS_FIELD = [
+    (
+        "continuous-batching",
+        {"longest_tokens": "400"},
+        "longest_tokens",
+        "The longest reply (400 tokens) cannot be shorter than the mean reply (500 tokens): raise it to at least 500.",
+    ),
+    (
+        "continuous-batching",
+        {"response_tokens": "1500"},
+        "longest_tokens",
+        "The longest reply (1,000 tokens) cannot be shorter than the mean reply (1,500 tokens): "
+        "raise it to at least 1,500.",
+    ),
+    (
+        "paged-attention",
+        {"mean_context": "5000"},
+        "mean_context",
+        "The mean context (5,000 tokens) cannot exceed the longest context allowed (4,096 tokens): "
+        "lower it or raise the limit.",
+    ),
+    (
+        "paged-attention",
+        {"max_context": "1000"},
+        "mean_context",
+        "The mean context (1,200 tokens) cannot exceed the longest context allowed (1,000 tokens): "
+        "lower it or raise the limit.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("slug", "query", "field", "message"), CROSS_FIELD)
+def test_a_broken_cross_field_rule_is_a_400_on_the_field_it_names(client, slug, query, field, message):
+    api = client.get(f"/api/calculators/{slug}/", query)
+    assert api.status_code == 400
+    assert api.json() == {"errors": {field: [message]}}
+
+    page = client.get(f"/calculators/{slug}/", query)
+    assert page.status_code == 400
+    assert f'id="err_{field}">{message}</p>' in page.content.decode()
+    assert "Showing the result for the defaults of" in page.content.decode()
+
+    fragment = client.get(f"/calculators/{slug}/", query, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 400
+    assert f'id="err_{field}" hx-swap-oob="true">{message}</p>' in fragment.content.decode()
+
+
+def test_a_cross_field_rule_is_satisfied_at_equality(client):
+    assert client.get("/api/calculators/continuous-batching/", {"longest_tokens": "500"}).status_code == 200
+    assert client.get("/api/calculators/paged-attention/", {"mean_context": "4096"}).status_code == 200
