@@ -7,38 +7,15 @@ import math
 import numpy as np
 
 from .. import figures as fig
+from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
 from ..units import bandwidth, bytes_binary, bytes_decimal, integer, num, rate, seconds, si, tflops
 
 PARAMS = (
-    Param(
-        "params_b", "Model parameters", "billion", 70, 0.1, 5000, step=0.1, log=True, slider_min=0.5, slider_max=2000
-    ),
-    Param(
-        "bytes_per_param",
-        "Bytes per parameter",
-        "bytes",
-        1,
-        0.25,
-        4,
-        step=0.25,
-        help="2 = 16-bit weights, 1 = 8-bit, 0.5 = 4-bit.",
-    ),
-    Param(
-        "bandwidth_tbs", "Memory bandwidth", "TB/s", 3.35, 0.01, 100, step=0.01, log=True, slider_min=0.1, slider_max=20
-    ),
-    Param(
-        "peak_tflops",
-        "Peak compute",
-        "TFLOP/s",
-        989,
-        1,
-        100_000,
-        log=True,
-        slider_min=10,
-        slider_max=20_000,
-        help="Dense throughput at the precision the matmuls run in.",
-    ),
+    shared.params_b(70),
+    shared.bytes_per_param(1),
+    shared.bandwidth_tbs(3.35),
+    shared.peak_tflops(989),
     Param(
         "batch",
         "Batch size",
@@ -64,19 +41,7 @@ PARAMS = (
         slider_max=1_048_576,
         help="Tokens of cache each user's attention reads every step. 0 counts the weight reads only.",
     ),
-    Param(
-        "kv_bytes_per_token",
-        "KV cache per token",
-        "bytes",
-        163_840,
-        0,
-        1e9,
-        integer=True,
-        log=True,
-        slider_min=1024,
-        slider_max=8_388_608,
-        help="2 × layers × KV heads × head dim × bytes per element; 163,840 bytes = 160 KiB.",
-    ),
+    shared.kv_bytes_per_token(minimum=0),
 )
 
 

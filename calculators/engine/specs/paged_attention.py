@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import figures as fig
+from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
 from ..units import bytes_binary, integer, percent, times
 
@@ -37,19 +38,7 @@ PARAMS = (
         slider_max=1_048_576,
         help="How long a typical conversation really gets.",
     ),
-    Param(
-        "kv_bytes_per_token",
-        "KV cache per token",
-        "bytes",
-        163_840,
-        1,
-        1e9,
-        integer=True,
-        log=True,
-        slider_min=1024,
-        slider_max=8_388_608,
-        help="2 × layers × KV heads × head dim × bytes per element; 163,840 bytes = 160 KiB.",
-    ),
+    shared.kv_bytes_per_token(minimum=1),
     Param("requests", "Requests in flight", "requests", 10, 1, 1_000_000, integer=True, log=True, slider_max=10_000),
     Param(
         "block_tokens",

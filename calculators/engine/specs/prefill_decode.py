@@ -5,39 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from .. import figures as fig
+from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
 from ..units import bandwidth, bytes_decimal, integer, num, rate, sci, seconds, si, tflops
 
 PARAMS = (
-    Param(
-        "params_b", "Model parameters", "billion", 70, 0.1, 5000, step=0.1, log=True, slider_min=0.5, slider_max=2000
-    ),
-    Param(
-        "bytes_per_param",
-        "Bytes per parameter",
-        "bytes",
-        2,
-        0.25,
-        4,
-        step=0.25,
-        help="2 = 16-bit weights, 1 = 8-bit, 0.5 = 4-bit.",
-    ),
+    shared.params_b(70),
+    shared.bytes_per_param(2),
     Param("prompt_tokens", "Prompt length", "tokens", 2000, 1, 2_000_000, integer=True, log=True, slider_max=200_000),
     Param("output_tokens", "Reply length", "tokens", 500, 1, 1_000_000, integer=True, log=True, slider_max=100_000),
-    Param(
-        "peak_tflops",
-        "Peak compute (dense 16-bit)",
-        "TFLOP/s",
-        989,
-        1,
-        100_000,
-        log=True,
-        slider_min=10,
-        slider_max=20_000,
-    ),
-    Param(
-        "bandwidth_tbs", "Memory bandwidth", "TB/s", 3.35, 0.01, 100, step=0.01, log=True, slider_min=0.1, slider_max=20
-    ),
+    shared.peak_tflops(989),
+    shared.bandwidth_tbs(3.35),
 )
 
 
