@@ -125,8 +125,12 @@ def bars(
     return trace
 
 
-def vline(x: float, label: str, color: str = GREY, yref: str = "paper") -> tuple[dict, dict]:
-    """A vertical marker line with a label at its top."""
+def vline(x: float, label: str, color: str = GREY, yref: str = "paper", log: bool = False) -> tuple[dict, dict]:
+    """A vertical marker line with a label at its top.
+
+    On a log x axis plotly places shapes by value but annotations by log10 of
+    the value: pass ``log=True`` there.
+    """
     shape = {
         "type": "line",
         "xref": "x",
@@ -138,7 +142,7 @@ def vline(x: float, label: str, color: str = GREY, yref: str = "paper") -> tuple
         "line": {"color": color, "width": 1.5, "dash": "dot"},
     }
     note = {
-        "x": x,
+        "x": math.log10(x) if log else x,
         "xref": "x",
         "y": 1,
         "yref": "paper",

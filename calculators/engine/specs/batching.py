@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import figures as fig
@@ -281,8 +279,7 @@ def charts(v, o) -> list[dict]:
     traces[-2]["textposition"] = "bottom right"  # keeps the figure clear of the crossover label above
     shapes, notes = [], []
     if cross and 1 <= cross <= hi:
-        shape, note = fig.vline(cross, f"compute-bound from batch ≈ {num(cross)}", fig.VERMILION)
-        note["x"] = math.log10(note["x"])  # annotations on a log axis take log10 positions
+        shape, note = fig.vline(cross, f"compute-bound from batch ≈ {num(cross)}", fig.VERMILION, log=True)
         shapes.append(shape)
         notes.append(note)
     return [

@@ -227,14 +227,6 @@ def explain(v, o) -> Explanation:
     return Explanation(steps, conclusion)
 
 
-def _horizontal(labels: list[str], values: list[float], name: str, colour: str, hover: str) -> dict:
-    """A horizontal bar trace. figures.bars(orientation="h") runs the labels through rounded() and
-    fails, so build it upright and turn it on its side."""
-    trace = fig.bars(labels, values, name, colour, hover=hover)
-    trace["x"], trace["y"], trace["orientation"] = trace["y"], trace["x"], "h"
-    return trace
-
-
 def charts(v, o) -> list[dict]:
     n = v["feature_fetches"]
     rows = [("your setting", o["fetch_total_ms"])]
@@ -248,9 +240,9 @@ def charts(v, o) -> list[dict]:
     model = [v["model_ms"]] * len(rows)
     hover = "%{y}: %{x:,.3~g} ms"
     traces = [
-        _horizontal(labels, network, "network", fig.GREY, hover),
-        _horizontal(labels, fetches, "feature fetches", fig.ORANGE, hover),
-        _horizontal(labels, model, "model", fig.BLUE, hover),
+        fig.bars(labels, network, "network", fig.GREY, hover=hover, orientation="h"),
+        fig.bars(labels, fetches, "feature fetches", fig.ORANGE, hover=hover, orientation="h"),
+        fig.bars(labels, model, "model", fig.BLUE, hover=hover, orientation="h"),
     ]
     budget = v["budget_ms"]
     shape, note = fig.vline(budget, f"budget {ms(budget)}", fig.VERMILION)

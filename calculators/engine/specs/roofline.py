@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import figures as fig
@@ -211,8 +209,7 @@ def charts(v, o) -> list[dict]:
     ]
     traces[1]["textposition"] = "bottom right"  # below the rising roof, clear of the prefill label
     traces.append(fig.points([ridge], [peak], "ridge point", fig.GREY, symbol="x", size=9, hover=hover))
-    shape, note = fig.vline(ridge, f"ridge {num(ridge)} FLOP/byte", fig.GREY)
-    note["x"] = math.log10(note["x"])  # annotations on a log axis take log10 positions
+    shape, note = fig.vline(ridge, f"ridge {num(ridge)} FLOP/byte", fig.GREY, log=True)
     y_lo = min(float(roof.min()), o["decode_attainable_tflops"]) / 3
     return [
         fig.figure(

@@ -1,0 +1,25 @@
+import math
+
+from calculators.engine import figures as fig
+
+
+def test_chart_data_is_rounded_to_four_figures_and_non_finite_values_become_gaps():
+    assert fig.rounded([1 / 3, 2.0, math.inf, math.nan, 123456.7]) == [0.3333, 2.0, None, None, 123500.0]
+
+
+def test_a_vertical_line_label_on_a_log_axis_is_placed_by_its_log():
+    shape, note = fig.vline(148.0, "crossover", log=True)
+    assert shape["x0"] == shape["x1"] == 148.0
+    assert note["x"] == math.log10(148.0)
+    assert fig.vline(148.0, "crossover")[1]["x"] == 148.0
+
+
+def test_horizontal_bars_put_the_labels_on_the_y_axis():
+    trace = fig.bars(["network", "model"], [5, 15.0], "time", orientation="h")
+    assert trace["y"] == ["network", "model"]
+    assert trace["x"] == [5.0, 15.0]
+    assert trace["orientation"] == "h"
+
+
+def test_a_log_axis_range_is_given_in_decades():
+    assert fig.axis("x", log=True, range_=[1, 1000])["range"] == [0, 3]
