@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from .rounding import tidy
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 _SI = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
@@ -26,7 +28,7 @@ def _significant(x: float, sig: int) -> tuple[float, int]:
     4,100); a value of 100 or more that is exact in four figures stays exact
     (187.5 MiB, not 188); everything else gets ``sig`` figures (2.53, 23.9).
     """
-    x = float(f"{x:.12g}")
+    x = tidy(x)
     if x.is_integer() and x < 1e6:
         return x, max(1, len(str(int(x)).rstrip("0")))
     for digits in range(1, sig + 1):
@@ -70,8 +72,25 @@ def sci(x: float, sig: int = 3) -> str:
 
 
 def integer(x: float | int) -> str:
-    """A count written in full: 20,000 · 1,500."""
+    """A count written in full: 20,000 · 1,500 (past 10¹⁵, in scientific notation)."""
+    if abs(x) >= 1e15:
+        return num(x)
     return f"{round(x):,}"
+
+
+def plural(n: float, word: str, words: str | None = None) -> str:
+    """The word for n of something: 1 byte, 2 bytes; 1 reply, 16 replies."""
+    return word if n == 1 else (words or word + "s")
+
+
+def count(n: float, word: str, words: str | None = None) -> str:
+    """A whole count with its noun: 1 slot, 8 slots, 16 replies."""
+    return f"{integer(n)} {plural(n, word, words)}"
+
+
+def per_second(x: float, word: str) -> str:
+    """A rate of things: 1 request/s, 25.5 requests/s."""
+    return f"{num(x)} {plural(x, word)}/s"
 
 
 def _scaled(x: float, scales, unit_for_small: str, sig: int = 3) -> str:
@@ -130,7 +149,7 @@ def percent(fraction: float | None) -> str:
     """A fraction as a percentage: 29 %, 80 %, 5.5 %, 99.9 %."""
     if fraction is None:
         return "—"
-    p = fraction * 100
+    p = tidy(fraction * 100)
     if p != 0 and (abs(p) < 10 or (round(p) in (0, 100) and p not in (0, 100))):
         text = num(p, 2) if abs(p) < 10 else f"{p:.1f}"
         if round(p) == 100 and p != 100:

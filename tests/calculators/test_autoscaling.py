@@ -3,7 +3,7 @@ import math
 import orjson
 import pytest
 
-from calculators.engine.specs.autoscaling import whole_replicas
+from calculators.engine.rounding import ceil_count as whole_replicas
 from calculators.jsonresponse import dumps
 from tests.calculators.helpers import run, text
 

@@ -89,3 +89,18 @@ def test_rates_and_ratios():
     assert units.rate(3.35e12 / 140e9) == "23.9 tokens/s"
     assert units.times(2.533) == "2.53×"
     assert units.integer(20000) == "20,000"
+
+
+def test_nouns_follow_their_counts():
+    assert units.plural(1, "byte") == "byte"
+    assert units.plural(2, "byte") == "bytes"
+    assert units.count(1, "reply", "replies") == "1 reply"
+    assert units.count(16, "reply", "replies") == "16 replies"
+    assert units.count(1_500, "slot") == "1,500 slots"
+    assert units.per_second(1, "request") == "1 request/s"
+    assert units.per_second(25.53, "request") == "25.5 requests/s"
+
+
+def test_huge_counts_switch_to_scientific_notation():
+    assert units.integer(1.3e49) == "1.3 × 10⁴⁹"
+    assert units.count(1.3e49, "replica") == "1.3 × 10⁴⁹ replicas"

@@ -13,17 +13,12 @@ is returned as a float rather than an int so it still serialises as a number.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import figures as fig
+from ..rounding import ceil_count
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import integer, money, num, percent, rate, seconds, times
-
-EXACT = 2**53
-DUST = 1e-12  # relative: 0.3 in flight over 0.3 per replica is one replica, not two
-DUST_MAX = 1e-6  # and never more than this absolute slack, which large counts cannot resolve anyway
+from ..units import count, integer, money, num, per_second, percent, seconds, times
 
 PARAMS = (
     Param(
@@ -110,29 +105,15 @@ PARAMS = (
 )
 
 
-def whole_replicas(x: float) -> int | float:
-    """Round up to whole replicas, ignoring rounding dust just above a whole number."""
-    n = math.ceil(x)
-    if n > 1 and x - (n - 1) <= min(DUST * x, DUST_MAX):
-        n -= 1
-    return n if n < EXACT else float(n)
-
-
-def _whole_replicas(x: np.ndarray) -> np.ndarray:
-    n = np.ceil(x)
-    dust = (n > 1) & (x - (n - 1) <= np.minimum(DUST * x, DUST_MAX))
-    return np.where(dust, n - 1, n)
-
-
 def compute(v) -> dict:
     lam, hold, slots, target = v["arrival_rate_per_s"], v["request_s"], v["slots_per_replica"], v["target_utilization"]
     per_replica = slots * target
     in_flight = lam * hold
-    needed = whole_replicas(in_flight / per_replica)
+    needed = ceil_count(in_flight / per_replica)
     growth = (1 + v["growth_per_min"]) ** (v["cold_start_s"] / 60)  # at most 2^120
     arrival_later = lam * growth
     in_flight_later = arrival_later * hold
-    warm = whole_replicas(in_flight_later / per_replica)
+    warm = ceil_count(in_flight_later / per_replica)
     headroom = warm - needed
     return {
         "in_flight": in_flight,
@@ -147,18 +128,6 @@ def compute(v) -> dict:
         "headroom_cost_per_day": headroom * v["replica_cost_per_hour"] * 24,
         "replica_utilization": in_flight / (needed * slots) if needed else 0.0,
     }
-
-
-def _count(n: float) -> str:
-    return integer(n) if n < 1e15 else num(n)
-
-
-def _replicas(n: float) -> str:
-    return f"{_count(n)} replica" + ("" if n == 1 else "s")
-
-
-def _per_s(x: float) -> str:
-    return rate(x, "request/s" if x == 1 else "requests/s")
 
 
 def _dollars(x: float) -> str:
@@ -186,12 +155,12 @@ def _ramp(v, o) -> list[str]:
     return [
         f"A new replica takes {seconds(cold)} to boot and load its weights. Traffic compounding {percent(g)} a "
         f"minute for {num(cold / 60)} minutes reaches {num(lam)} × {num(1 + g)}^{num(cold / 60)} = "
-        f"{_per_s(o['arrival_after_cold_start_per_s'])} ({times(o['growth_over_cold_start'])} today's) by the time "
-        f"that replica could serve.",
+        f"{per_second(o['arrival_after_cold_start_per_s'], 'request')} ({times(o['growth_over_cold_start'])} "
+        f"today's) by the time that replica could serve.",
         f"That is {num(o['arrival_after_cold_start_per_s'])} × {seconds(hold)} = "
         f"{num(o['in_flight_after_cold_start'])} in flight, and {num(o['in_flight_after_cold_start'])} ÷ {num(per)} "
-        f"= {num(o['in_flight_after_cold_start'] / per)}, so {_replicas(warm)} must already be warm now: a replica "
-        f"asked for once the queue forms arrives {seconds(cold)} too late.",
+        f"= {num(o['in_flight_after_cold_start'] / per)}, so {count(warm, 'replica')} must already be warm now: "
+        f"a replica asked for once the queue forms arrives {seconds(cold)} too late.",
     ]
 
 
@@ -207,8 +176,8 @@ def explain(v, o) -> Explanation:
         else "run flat out (100 %), which leaves no room for bursts"
     )
     steps = [
-        f"Little's law: {_per_s(lam)} × {seconds(hold)} in the system = {num(o['in_flight'])} requests in flight "
-        f"at any moment. That concurrency, not the request rate, is what occupies slots.",
+        f"Little's law: {per_second(lam, 'request')} × {seconds(hold)} in the system = {num(o['in_flight'])} "
+        f"requests in flight at any moment. That concurrency, not the request rate, is what occupies slots.",
         f"A replica has {integer(slots)} {slot_word}, {run_at}: {integer(slots)} × {percent(target)} = {num(per)} "
         f"{'request' if per == 1 else 'requests'} per replica.",
     ]
@@ -219,33 +188,34 @@ def explain(v, o) -> Explanation:
             "warm what one cold start of growth would need."
         )
         return Explanation(steps, conclusion)
-    steps[1] += f" {num(o['in_flight'])} ÷ {num(per)} = {num(o['in_flight'] / per)}, so {_replicas(needed)} now."
-    doubled = whole_replicas(2 * o["in_flight"] / per)
+    steps[1] += f" {num(o['in_flight'])} ÷ {num(per)} = {num(o['in_flight'] / per)}, so {count(needed, 'replica')} now."
+    doubled = ceil_count(2 * o["in_flight"] / per)
     steps.append(
         f"Why in-flight work and not request rate: if replies took twice as long ({seconds(2 * hold)}), the same "
-        f"{_per_s(lam)} would keep {num(2 * o['in_flight'])} requests in flight and need {_replicas(doubled)}, "
-        f"while a trigger on requests per second would not move at all."
+        f"{per_second(lam, 'request')} would keep {num(2 * o['in_flight'])} requests in flight and need "
+        f"{count(doubled, 'replica')}, while a trigger on requests per second would not move at all."
     )
     steps += _ramp(v, o)
     if headroom > 0:
         steps.append(
-            f"Warm headroom: {_count(warm)} − {_count(needed)} = {_replicas(headroom)} beyond what is needed now, at "
+            f"Warm headroom: {integer(warm)} − {integer(needed)} = {count(headroom, 'replica')} beyond what is "
+            f"needed now, at "
             f"{_hourly(cost)} each = {_hourly(o['headroom_cost_per_hour'])} "
             f"({_dollars(o['headroom_cost_per_day'])} a day): the price of never making users wait out a cold start."
         )
         conclusion = (
-            f"Size on in-flight work ({num(o['in_flight'])} requests → {_replicas(needed)}) and pay "
-            f"{_hourly(o['headroom_cost_per_hour'])} to keep {_replicas(headroom)} warm, because a new replica "
+            f"Size on in-flight work ({num(o['in_flight'])} requests → {count(needed, 'replica')}) and pay "
+            f"{_hourly(o['headroom_cost_per_hour'])} to keep {count(headroom, 'replica')} warm, because a new replica "
             f"takes {seconds(cold)} to arrive."
         )
         return Explanation(steps, conclusion)
     if cold > 0 and v["growth_per_min"] > 0:
         steps.append(
-            f"The growth over one cold start still fits in the {_replicas(needed)} already running, so no extra "
+            f"The growth over one cold start still fits in the {count(needed, 'replica')} already running, so no extra "
             f"warm replica is needed: headroom costs {_hourly(0)}."
         )
     conclusion = (
-        f"Size on in-flight work ({num(o['in_flight'])} requests → {_replicas(needed)}); here covering the cold "
+        f"Size on in-flight work ({num(o['in_flight'])} requests → {count(needed, 'replica')}); here covering the cold "
         f"start costs nothing extra, but a faster ramp or a slower start would call for warm replicas."
     )
     return Explanation(steps, conclusion)
@@ -260,7 +230,7 @@ def charts(v, o) -> list[dict]:
     t = np.arange(0, end + step / 2, step, dtype=float)
 
     def needed_at(minutes: np.ndarray) -> np.ndarray:
-        return _whole_replicas(lam * (1 + v["growth_per_min"]) ** minutes * hold / per)
+        return np.array([ceil_count(x) for x in lam * (1 + v["growth_per_min"]) ** minutes * hold / per])
 
     needed = needed_at(t)
     reactive = needed_at(np.maximum(t - cold_min, 0))
@@ -272,7 +242,7 @@ def charts(v, o) -> list[dict]:
             [0, cold_min],
             [o["replicas_needed"], o["replicas_to_keep_warm"]],
             "now and one cold start later",
-            text=[f"now {_count(o['replicas_needed'])}", f"warm {_count(o['replicas_to_keep_warm'])}"],
+            text=[f"now {integer(o['replicas_needed'])}", f"warm {integer(o['replicas_to_keep_warm'])}"],
             hover=hover,
         ),
     ]
@@ -285,7 +255,7 @@ def charts(v, o) -> list[dict]:
         shape, note = fig.vline(cold_min, f"cold start {seconds(v['cold_start_s'])}", fig.GREY)
         shapes.append(shape)
         notes.append(note)
-    shape, note = fig.hline(o["replicas_to_keep_warm"], f"keep {_count(o['replicas_to_keep_warm'])} warm", fig.GREEN)
+    shape, note = fig.hline(o["replicas_to_keep_warm"], f"keep {integer(o['replicas_to_keep_warm'])} warm", fig.GREEN)
     shapes.append(shape)
     notes.append(note)
     low, high = float(needed[0]), float(needed[-1])
@@ -315,8 +285,8 @@ CALCULATOR = Calculator(
     charts=charts,
     headlines=(
         Headline("in_flight", "Requests in flight", num),
-        Headline("replicas_needed", "Replicas needed now", _count),
-        Headline("replicas_to_keep_warm", "Replicas to keep warm", _count),
+        Headline("replicas_needed", "Replicas needed now", integer),
+        Headline("replicas_to_keep_warm", "Replicas to keep warm", integer),
         Headline("headroom_cost_per_hour", "Warm headroom", _hourly),
     ),
 )

@@ -7,7 +7,7 @@ import numpy as np
 from .. import figures as fig
 from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bandwidth, bytes_binary, bytes_decimal, integer, num, rate, seconds, si, tflops
+from ..units import bandwidth, bytes_binary, bytes_decimal, integer, num, plural, rate, seconds, si, tflops
 
 PARAMS = (
     shared.params_b(70),
@@ -92,10 +92,6 @@ def compute(v) -> dict:
     }
 
 
-def _bytes_word(x: float) -> str:
-    return "byte" if x == 1 else "bytes"
-
-
 def explain(v, o) -> Explanation:
     t = _times(v)
     b = v["batch"]
@@ -109,7 +105,7 @@ def explain(v, o) -> Explanation:
 
     steps = [
         f"The weights take {num(v['params_b'])} billion × {num(v['bytes_per_param'])} "
-        f"{_bytes_word(v['bytes_per_param'])} = {weight}, and each decode step streams all of them from memory "
+        f"{plural(v['bytes_per_param'], 'byte')} = {weight}, and each decode step streams all of them from memory "
         f"once, whatever the batch.",
     ]
     arithmetic = f"Its arithmetic, 2 × {num(v['params_b'])} billion FLOPs ÷ {peak} = {one_compute}"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 from .. import figures as fig
+from ..rounding import floor_count, tidy
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import integer, num, percent, rate, seconds, times
+from ..units import count, integer, num, percent, rate, seconds, times
 
 SHOWN_SLOTS = 8  # rows per scheme in the timeline
 SEGMENT_BUDGET = 160  # bars in the timeline, to keep the figure small
@@ -75,24 +76,14 @@ PARAMS = (
 )
 
 
-def _floor(x: float) -> int:
-    """floor() that forgives float noise: 25 / (1000 / 40) is 1, even if it comes out as 0.9999999999."""
-    return math.floor(round(x, 9))
-
-
-def _tidy(x: float) -> float:
-    """Drop float noise before formatting (37.99999999 → 38)."""
-    return float(f"{x:.12g}")
-
-
 def compute(v) -> dict:
     slots, window, tps = v["slots"], v["window_s"], v["tokens_per_s"]
     response, longest = v["response_tokens"], v["longest_tokens"]
     capacity = slots * window * tps
     static_batch_s = longest / tps
-    static_batches = _floor(window / static_batch_s)
+    static_batches = floor_count(window / static_batch_s)
     static_completed = slots * static_batches
-    continuous_completed = _floor(capacity / response)
+    continuous_completed = floor_count(capacity / response)
     static_tokens = static_completed * response
     return {
         "capacity_tokens": capacity,
@@ -121,15 +112,6 @@ def rules(v) -> dict[str, list[str]]:
     return {}
 
 
-def _replies(n: int) -> str:
-    return f"{integer(n)} {'reply' if n == 1 else 'replies'}"
-
-
-def _count(n: float, word: str) -> str:
-    """1 slot, 8 slots; 1 token, 1,000 tokens."""
-    return f"{integer(n)} {word if n == 1 else word + 's'}"
-
-
 def explain(v, o) -> Explanation:
     slots, window, tps = v["slots"], v["window_s"], v["tokens_per_s"]
     response, longest = v["response_tokens"], v["longest_tokens"]
@@ -139,16 +121,17 @@ def explain(v, o) -> Explanation:
     steps = [
         f"In the {seconds(window)} window {the_slots} can decode at most {integer(slots)} × "
         f"{seconds(window)} × {rate(tps)} = {integer(cap) if cap == int(cap) else num(cap)} tokens.",
-        f"Static batching admits {_count(slots, 'request')} together and cannot start the next batch until its "
-        f"longest reply, {_count(longest, 'token')}, is done: {integer(longest)} ÷ {rate(tps)} = "
+        f"Static batching admits {count(slots, 'request')} together and cannot start the next batch until its "
+        f"longest reply, {count(longest, 'token')}, is done: {integer(longest)} ÷ {rate(tps)} = "
         f"{seconds(batch_s)} per batch.",
     ]
     if batches:
-        leftover = _tidy(window - batches * batch_s)
+        leftover = tidy(window - batches * batch_s)
         tail = f"; the last {seconds(leftover)} start a batch that does not finish" if leftover > 0 else ""
         steps.append(
             f"{integer(batches)} whole {'batch fits' if batches == 1 else 'batches fit'} in {seconds(window)}, so "
-            f"static batching completes {integer(batches)} × {integer(slots)} = {_replies(static)}{tail}."
+            f"static batching completes {integer(batches)} × {integer(slots)} = "
+            f"{count(static, 'reply', 'replies')}{tail}."
         )
     else:
         steps.append(
@@ -157,24 +140,24 @@ def explain(v, o) -> Explanation:
         )
     if longest > response:
         steps.append(
-            f"A mean reply of {_count(response, 'token')} keeps its slot busy for {seconds(o['reply_s'])} of each "
+            f"A mean reply of {count(response, 'token')} keeps its slot busy for {seconds(o['reply_s'])} of each "
             f"{seconds(batch_s)} batch, then the slot idles {seconds(o['static_idle_s_per_batch'])} waiting for the "
             f"longest one: only {percent(o['static_slot_utilization'])} of slot time does useful work "
             f"({integer(o['static_useful_tokens'])} of the {num(cap)} tokens the slots could decode)."
         )
     else:
         steps.append(
-            f"Every reply here is as long as the longest ({_count(response, 'token')}), so no slot waits inside a "
+            f"Every reply here is as long as the longest ({count(response, 'token')}), so no slot waits inside a "
             f"batch: static batching only loses the time left over at the end of the window."
         )
     steps.append(
         f"Continuous batching schedules slot by slot: the step after a reply ends, a waiting request takes its "
         f"place, so no slot idles while requests queue. {num(cap)} tokens ÷ {integer(response)} tokens per reply "
-        f"= {_replies(cont)}."
+        f"= {count(cont, 'reply', 'replies')}."
     )
     if static and cont > static:
         steps.append(
-            f"That is {integer(cont)} ÷ {integer(static)} = {times(_tidy(o['continuous_gain']))} as many replies "
+            f"That is {integer(cont)} ÷ {integer(static)} = {times(o['continuous_gain'])} as many replies "
             f"from the same slots. The limit moves to memory: every admitted request also holds KV cache, and "
             f"admitting too eagerly fills it, so running requests are preempted, re-queued and pay for prefill twice."
         )
@@ -182,25 +165,28 @@ def explain(v, o) -> Explanation:
         steps.append("With no idle slot time to reclaim, continuous batching finishes no more replies than static.")
     elif cont:
         steps.append(
-            f"Continuous batching still finishes {_replies(cont)}, because short replies no longer wait for the "
-            f"long one to leave the batch."
+            f"Continuous batching still finishes {count(cont, 'reply', 'replies')}, because short replies no "
+            f"longer wait for the long one to leave the batch."
         )
     else:
         steps.append(
-            f"Even continuous batching finishes nothing: one reply needs {_count(response, 'token')} and the whole "
+            f"Even continuous batching finishes nothing: one reply needs {count(response, 'token')} and the whole "
             f"window holds {num(cap)}."
         )
 
     if static and cont > static:
         conclusion = (
-            f"Refilling each slot the moment it frees turns {_replies(static)} into {integer(cont)}: "
-            f"{times(_tidy(o['continuous_gain']))} as many from the same hardware."
+            f"Refilling each slot the moment it frees turns {count(static, 'reply', 'replies')} into {integer(cont)}: "
+            f"{times(o['continuous_gain'])} as many from the same hardware."
         )
     elif static:
-        conclusion = f"When every reply is as long as the longest, both schedules finish {_replies(static)}."
+        conclusion = (
+            f"When every reply is as long as the longest, both schedules finish {count(static, 'reply', 'replies')}."
+        )
     else:
         conclusion = (
-            f"Static batching finishes nothing inside the window; continuous batching finishes {_replies(cont)}."
+            f"Static batching finishes nothing inside the window; continuous batching finishes "
+            f"{count(cont, 'reply', 'replies')}."
         )
     return Explanation(steps, conclusion)
 

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from .. import figures as fig
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import integer, num, percent
-from ..units import ms as _ms
-
-
-def ms(x: float) -> str:
-    """Milliseconds without float noise: 4.3 ms, not 4.30 ms from 4.300000000000001."""
-    return _ms(float(f"{x:.12g}"))
-
+from ..units import integer, ms, num, percent
 
 PARAMS = (
     Param(
@@ -131,7 +124,7 @@ def explain(v, o) -> Explanation:
     if n > 0 and h == 1:
         steps.append(f"Every fetch is answered by the cache, so each costs {ms(each)}.")
     elif n > 0 and h > 0:
-        miss = float(f"{1 - h:.12g}")  # 0.3, not 0.30000000000000004
+        miss = 1 - h
         steps.append(
             f"With {percent(h)} of fetches answered by the cache, an average fetch costs "
             f"{num(h)} × {ms(v['cache_ms'])} + {num(miss)} × {ms(v['fetch_ms'])} = {ms(each)}."

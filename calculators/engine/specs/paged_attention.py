@@ -7,7 +7,7 @@ import math
 from .. import figures as fig
 from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bytes_binary, integer, percent, times
+from ..units import bytes_binary, count, integer, percent, times
 
 UNITS = ((2**40, "TiB"), (2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB"), (1, "bytes"))
 
@@ -94,15 +94,6 @@ def rules(v) -> dict[str, list[str]]:
     return {}
 
 
-def _count(n: float, word: str) -> str:
-    """1 token, 1,200 tokens."""
-    return f"{integer(n)} {word if n == 1 else word + 's'}"
-
-
-def _requests(n: int) -> str:
-    return _count(n, "request")
-
-
 def explain(v, o) -> Explanation:
     per_token, block = v["kv_bytes_per_token"], v["block_tokens"]
     n = v["requests"]
@@ -110,9 +101,9 @@ def explain(v, o) -> Explanation:
     steps = [
         f"Reserving for the worst case sets aside the whole window for every request, used or not: "
         f"{integer(v['max_context'])} tokens × {kv} = {bytes_binary(o['reserved_bytes_per_request'])} per request.",
-        f"For {_requests(n)} that is {integer(n)} × {bytes_binary(o['reserved_bytes_per_request'])} = "
+        f"For {count(n, 'request')} that is {integer(n)} × {bytes_binary(o['reserved_bytes_per_request'])} = "
         f"{bytes_binary(o['reserved_bytes_total'])} of KV memory spoken for.",
-        f"A typical conversation only reaches {_count(v['mean_context'], 'token')}: {integer(v['mean_context'])} × "
+        f"A typical conversation only reaches {count(v['mean_context'], 'token')}: {integer(v['mean_context'])} × "
         f"{kv} = {bytes_binary(o['used_bytes_per_request'])} actually holds keys and values.",
     ]
     if o["utilization"] < 1:
@@ -120,17 +111,17 @@ def explain(v, o) -> Explanation:
             f"Utilisation is {integer(v['mean_context'])} ÷ {integer(v['max_context'])} = "
             f"{percent(o['utilization'])}: {percent(1 - o['utilization'])} of each reservation sits idle, "
             f"{bytes_binary(o['idle_bytes_per_request'])} per request and {bytes_binary(o['idle_bytes_total'])} "
-            f"{'in all' if n == 1 else f'across all {_requests(n)}'}."
+            f"{'in all' if n == 1 else 'across all ' + count(n, 'request')}."
         )
     else:
         steps.append("Here every request fills its whole window, so the reservation wastes nothing.")
     if block > 1:
         tail = o["tail_waste_bytes"]
-        at = f"at {_count(v['mean_context'], 'token')} the last block"
+        at = f"at {count(v['mean_context'], 'token')} the last block"
         tail_text = (
             f"{at} happens to be exactly full"
             if tail == 0
-            else f"{at} has {_count(round(tail / per_token), 'empty slot')} ({bytes_binary(tail)})"
+            else f"{at} has {count(round(tail / per_token), 'empty slot')} ({bytes_binary(tail)})"
         )
         steps.append(
             f"Paged attention hands out {integer(block)}-token blocks as a sequence grows: "
@@ -150,8 +141,8 @@ def explain(v, o) -> Explanation:
             f"Each request now costs {bytes_binary(o['paged_bytes_per_request'])} instead of "
             f"{bytes_binary(o['reserved_bytes_per_request'])}: {bytes_binary(o['reserved_bytes_per_request'])} ÷ "
             f"{bytes_binary(o['paged_bytes_per_request'])} = {times(gain)}, so the "
-            f"{bytes_binary(o['reserved_bytes_total'])} that held {_requests(n)} now holds "
-            f"{_requests(o['requests_in_same_memory'])}."
+            f"{bytes_binary(o['reserved_bytes_total'])} that held {count(n, 'request')} now holds "
+            f"{count(o['requests_in_same_memory'], 'request')}."
         )
         conclusion = (
             f"Growing the cache block by block cuts waste from {percent(1 - o['utilization'])} of each reservation "

@@ -101,11 +101,6 @@ def compute(v) -> dict:
     }
 
 
-def _tokens(x: float) -> str:
-    """Token counts without float noise: 6 million, not 6.00 million from 5,999,999.999999999."""
-    return num(float(f"{x:.12g}"))
-
-
 def _per_m(price: float) -> str:
     return f"{money(price)} per million"
 
@@ -132,16 +127,15 @@ def explain(v, o) -> Explanation:
     ]
     if hit > 0:
         steps.append(
-            f"With the cache, {percent(hit)} of them are hits, {_tokens(o['hit_tokens_per_day'])} tokens at "
+            f"With the cache, {percent(hit)} of them are hits, {num(o['hit_tokens_per_day'])} tokens at "
             f"{_per_m(cached)}: {money(o['cost_hits'])}."
         )
     else:
         steps.append("With a hit rate of 0 no token is ever found in the cache: $0.00 of cheap hits.")
     if hit < 1:
-        who = f"The other {percent(float(f'{1 - hit:.12g}'))} miss" if hit > 0 else "All of them miss"
+        who = f"The other {percent(1 - hit)} miss" if hit > 0 else "All of them miss"
         steps.append(
-            f"{who} and pay full price: {_tokens(o['miss_tokens_per_day'])} × "
-            f"{_per_m(price)} = {money(o['cost_misses'])}."
+            f"{who} and pay full price: {num(o['miss_tokens_per_day'])} × {_per_m(price)} = {money(o['cost_misses'])}."
         )
     else:
         steps.append("Every token hits, so nothing pays the full price: $0.00 of misses.")

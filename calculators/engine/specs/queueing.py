@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import figures as fig
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import integer, num, percent, rate, sci, seconds
+from ..units import count, integer, num, per_second, percent, sci, seconds
 
 TAIL = 0.05  # the 5 % of requests beyond the 95th percentile
 MAX_SLOTS = 10_000
@@ -222,14 +222,6 @@ def _share(x: float) -> str:
     return "0" if x == 0 else (num(x) if x >= 1e-3 else sci(x))
 
 
-def _per_s(x: float) -> str:
-    return rate(x, "request/s" if x == 1 else "requests/s")
-
-
-def _count(n: int, word: str) -> str:
-    return f"{integer(n)} {word}" + ("" if n == 1 else "s")
-
-
 def _utilisation(u: float) -> str:
     if u == 0:
         return "0 %"
@@ -239,11 +231,16 @@ def _utilisation(u: float) -> str:
 def _unstable(v, o) -> tuple[list[str], str]:
     slots, lam, hold, prefill = v["slots"], v["arrival_rate_per_s"], v["mean_request_s"], v["prefill_s"]
     enough = o["slots_to_keep_p95_at_prefill"]
-    enough_text = _count(enough, "slot") if enough is not None else f"more than {_count(MAX_SLOTS, 'slot')}"
+    enough_text = count(enough, "slot") if enough is not None else f"more than {count(MAX_SLOTS, 'slot')}"
     knee = o["knee_utilization"]
     steps = [
-        f"{_count(slots, 'slot')} finish at most {integer(slots)} ÷ {seconds(hold)} = {_per_s(slots / hold)}, "
-        + (f"fewer than the {_per_s(lam)} arriving" if slots / hold < lam else "exactly what arrives, with no slack")
+        f"{count(slots, 'slot')} finish at most {integer(slots)} ÷ {seconds(hold)} = "
+        f"{per_second(slots / hold, 'request')}, "
+        + (
+            f"fewer than the {per_second(lam, 'request')} arriving"
+            if slots / hold < lam
+            else "exactly what arrives, with no slack"
+        )
         + ", so the queue never drains: in the long run every arrival waits (probability 1) and the wait keeps "
         "growing.",
         "A queue that grows without limit has no steady mean or p95 wait to report: time to first "
@@ -251,11 +248,11 @@ def _unstable(v, o) -> tuple[list[str], str]:
         f"Just keeping up needs more slots than the load of {num(o['offered_load'])}: at least "
         f"{integer(o['min_stable_slots'])}. Holding p95 TTFT at the bare prefill ({seconds(prefill)}), so that "
         f"no more than 5 % of arrivals queue, needs {enough_text}.",
-        f"With {_count(slots, 'slot')}, p95 TTFT stays at the prefill only while utilisation is below "
-        f"{percent(knee)}, that is while fewer than {_per_s(knee * slots / hold)} arrive.",
+        f"With {count(slots, 'slot')}, p95 TTFT stays at the prefill only while utilisation is below "
+        f"{percent(knee)}, that is while fewer than {per_second(knee * slots / hold, 'request')} arrive.",
     ]
     conclusion = (
-        f"With {num(o['offered_load'])} requests' worth of work for {_count(slots, 'slot')} the queue never "
+        f"With {num(o['offered_load'])} requests' worth of work for {count(slots, 'slot')} the queue never "
         f"drains and time to first token grows without bound: add slots (at least "
         f"{integer(o['min_stable_slots'])}) or shed load."
     )
@@ -266,13 +263,14 @@ def explain(v, o) -> Explanation:
     slots, lam, hold, prefill = v["slots"], v["arrival_rate_per_s"], v["mean_request_s"], v["prefill_s"]
     load, u, knee = o["offered_load"], o["utilization"], o["knee_utilization"]
     enough = o["slots_to_keep_p95_at_prefill"]
-    enough_text = _count(enough, "slot") if enough is not None else f"more than {_count(MAX_SLOTS, 'slot')}"
+    enough_text = count(enough, "slot") if enough is not None else f"more than {count(MAX_SLOTS, 'slot')}"
     if lam == 0:
-        first = f"No requests arrive, so the load is 0 and the {_count(slots, 'slot')} sit idle: 0 % utilisation."
+        first = f"No requests arrive, so the load is 0 and the {count(slots, 'slot')} sit idle: 0 % utilisation."
     else:
         first = (
-            f"Little's law: {_per_s(lam)} × {seconds(hold)} each = {num(load)} requests holding a slot on average "
-            f"(the offered load, in Erlangs); over {_count(slots, 'slot')} that is {num(load)} ÷ {integer(slots)} = "
+            f"Little's law: {per_second(lam, 'request')} × {seconds(hold)} each = {num(load)} requests holding a "
+            f"slot on average "
+            f"(the offered load, in Erlangs); over {count(slots, 'slot')} that is {num(load)} ÷ {integer(slots)} = "
             f"{_utilisation(u)} utilisation."
         )
     steps = [first]
@@ -304,7 +302,7 @@ def explain(v, o) -> Explanation:
             f"A queued request waits for the next slot to free up. With {integer(slots)} − {num(load)} = "
             f"{num(o['spare_slots'])} slots of slack that takes {seconds(hold)} ÷ {num(o['spare_slots'])} = "
             f"{seconds(drain)} on average; over everyone the mean wait is {_share(c)} × {seconds(drain)} = "
-            f"{seconds(o['mean_wait_s'])}, with {_per_s(lam)} × {seconds(o['mean_wait_s'])} = "
+            f"{seconds(o['mean_wait_s'])}, with {per_second(lam, 'request')} × {seconds(o['mean_wait_s'])} = "
             f"{num(o['mean_queue_length'])} requests in the queue on average."
         )
         if c > TAIL:
@@ -324,7 +322,7 @@ def explain(v, o) -> Explanation:
     )
     if c > TAIL:
         steps.append(
-            f"Why the tail moves first: with {_count(slots, 'slot')} the p95 stays at the bare prefill only until "
+            f"Why the tail moves first: with {count(slots, 'slot')} the p95 stays at the bare prefill only until "
             f"utilisation reaches {percent(knee)}, where 5 % of arrivals start to queue. Past that it follows the "
             f"queue wait, {seconds(hold)} ÷ (slots of slack), which grows like 1 ÷ (1 − utilisation), while the "
             f"mean is diluted by the {percent(1 - c)} who never wait. This traffic needs {enough_text} to keep the "
@@ -337,7 +335,7 @@ def explain(v, o) -> Explanation:
         )
     else:
         steps.append(
-            f"Why the tail moves first: nothing shows yet, but with {_count(slots, 'slot')} the p95 leaves the bare "
+            f"Why the tail moves first: nothing shows yet, but with {count(slots, 'slot')} the p95 leaves the bare "
             f"prefill as soon as utilisation passes {percent(knee)}, where 5 % of arrivals start to queue; from "
             f"there it follows the queue wait, {seconds(hold)} ÷ (slots of slack), which grows like "
             f"1 ÷ (1 − utilisation) while the mean is still diluted by the many who never wait."
@@ -394,7 +392,7 @@ def charts(v, o) -> list[dict]:
     )
     return [
         fig.figure(
-            f"Time to first token against utilisation, {_count(slots, 'slot')}",
+            f"Time to first token against utilisation, {count(slots, 'slot')}",
             traces,
             fig.axis("utilisation (share of slots busy)", range_=[0, 1], tickformat=".0%"),
             y_axis,

@@ -7,7 +7,7 @@ import numpy as np
 from .. import figures as fig
 from .. import shared_params as shared
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bandwidth, bytes_decimal, integer, num, percent, rate, seconds, si, tflops, times
+from ..units import bandwidth, bytes_decimal, integer, num, percent, plural, rate, seconds, si, tflops, times
 
 PARAMS = (
     shared.peak_tflops(989),
@@ -80,10 +80,6 @@ def compute(v) -> dict:
     }
 
 
-def _bytes_word(x: float) -> str:
-    return "byte" if x == 1 else "bytes"
-
-
 def explain(v, o) -> Explanation:
     batch = v["decode_batch"]
     ridge = o["ridge_flops_per_byte"]
@@ -97,7 +93,7 @@ def explain(v, o) -> Explanation:
     ]
     weights = (
         f"{num(v['params_b'])} billion parameters × {num(v['bytes_per_param'])} "
-        f"{_bytes_word(v['bytes_per_param'])} = {weight}"
+        f"{plural(v['bytes_per_param'], 'byte')} = {weight}"
     )
     if batch == 1:
         steps.append(

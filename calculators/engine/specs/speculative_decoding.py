@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import figures as fig
+from ..rounding import tidy
 from ..spec import Calculator, Explanation, Headline, Param
 from ..units import integer, num, rate, times
 
@@ -66,11 +67,6 @@ def tokens_per_pass(a, k):
     return (1 - np.power(a, np.asarray(k, dtype=float) + 1)) / (1 - a)
 
 
-def _tidy(x: float) -> float:
-    """Drop float noise before formatting (0.7² = 0.48999999999999994 → 0.49)."""
-    return float(f"{x:.12g}")
-
-
 def compute(v) -> dict:
     a, k, r = v["acceptance_rate"], v["draft_tokens"], v["draft_cost_ratio"]
     base = v["baseline_tokens_per_s"]
@@ -95,7 +91,7 @@ def compute(v) -> dict:
 
 
 def _power(a: float, i: int) -> str:
-    return num(_tidy(a**i))
+    return num(a**i)
 
 
 def _sum_terms(a: float, k: int) -> str:
@@ -107,7 +103,7 @@ def _sum_terms(a: float, k: int) -> str:
 def explain(v, o) -> Explanation:
     a, k, r = v["acceptance_rate"], v["draft_tokens"], v["draft_cost_ratio"]
     base = v["baseline_tokens_per_s"]
-    expected, speedup = _tidy(o["expected_tokens_per_pass"]), _tidy(o["speedup"])
+    expected, speedup = tidy(o["expected_tokens_per_pass"]), tidy(o["speedup"])
     drafted = f"{integer(k)} {'token' if k == 1 else 'tokens'}"
     them = "it" if k == 1 else f"all {integer(k)}"
     steps = [
@@ -129,18 +125,18 @@ def explain(v, o) -> Explanation:
         f"If drafting were free, decode would rise from {rate(base)} to {num(base)} × {num(expected)} = "
         f"{rate(o['ideal_tokens_per_s'])}: the ceiling.",
         f"Drafting is not free: {integer(k)} draft {'step' if k == 1 else 'steps'} at {num(r)} of a target step "
-        f"plus the check make a round of {integer(k)} × {num(r)} + 1 = {num(_tidy(o['round_cost_target_steps']))} "
+        f"plus the check make a round of {integer(k)} × {num(r)} + 1 = {num(o['round_cost_target_steps'])} "
         f"target-step times.",
     ]
     if speedup > 1:
         steps.append(
-            f"Speedup = {num(expected)} ÷ {num(_tidy(o['round_cost_target_steps']))} = {times(speedup)}, "
-            f"so about {rate(base)} × {num(speedup)} = {rate(_tidy(o['tokens_per_s']))}."
+            f"Speedup = {num(expected)} ÷ {num(o['round_cost_target_steps'])} = {times(speedup)}, "
+            f"so about {rate(base)} × {num(speedup)} = {rate(o['tokens_per_s'])}."
         )
     else:
         steps.append(
-            f"Speedup = {num(expected)} ÷ {num(_tidy(o['round_cost_target_steps']))} = {times(speedup)}: "
-            f"{'no gain' if speedup == 1 else 'slower than plain decoding'}, {rate(_tidy(o['tokens_per_s']))} "
+            f"Speedup = {num(expected)} ÷ {num(o['round_cost_target_steps'])} = {times(speedup)}: "
+            f"{'no gain' if speedup == 1 else 'slower than plain decoding'}, {rate(o['tokens_per_s'])} "
             f"against {rate(base)}."
         )
     steps.append(
@@ -148,7 +144,7 @@ def explain(v, o) -> Explanation:
         "as often as its own distribution allows (rejection sampling), and replaces the first rejected one with its "
         "own sample, so the output follows exactly the distribution the target would produce alone."
     )
-    best, best_speedup = o["best_draft_tokens"], _tidy(o["best_speedup"])
+    best, best_speedup = o["best_draft_tokens"], tidy(o["best_speedup"])
     best_text = f"{integer(best)} {'token' if best == 1 else 'tokens'}"
     if a == 0:
         steps.append("With every draft rejected, no draft length can pay: the fewer drafted tokens, the less is lost.")
@@ -160,12 +156,12 @@ def explain(v, o) -> Explanation:
     elif r == 0:
         steps.append(
             f"With a free draft, a longer draft always helps a little, but a pass never averages more than "
-            f"1 ÷ (1 − {num(a)}) = {num(_tidy(o['max_tokens_per_pass']))} tokens however long the draft."
+            f"1 ÷ (1 − {num(a)}) = {num(o['max_tokens_per_pass'])} tokens however long the draft."
         )
     else:
         ceiling = (
             f"however long the draft, a pass never averages more than 1 ÷ (1 − {num(a)}) = "
-            f"{num(_tidy(o['max_tokens_per_pass']))} tokens, while every draft step costs the same"
+            f"{num(o['max_tokens_per_pass'])} tokens, while every draft step costs the same"
         )
         if best == k:
             steps.append(f"{drafted.capitalize()} is already the best draft length here: {ceiling}.")
@@ -176,7 +172,7 @@ def explain(v, o) -> Explanation:
     if speedup > 1:
         conclusion = (
             f"Drafting {drafted} at acceptance {num(a)} lifts decode from {rate(base)} to about "
-            f"{rate(_tidy(o['tokens_per_s']))} ({times(speedup)}), and the output is unchanged because the target "
+            f"{rate(o['tokens_per_s'])} ({times(speedup)}), and the output is unchanged because the target "
             f"model still decides every token."
         )
     else:
@@ -221,8 +217,8 @@ def charts(v, o) -> list[dict]:
         [o["expected_tokens_per_pass"], o["speedup"]],
         "this setting",
         text=[
-            f"{num(_tidy(o['expected_tokens_per_pass']))} tokens per pass",
-            f"{times(_tidy(o['speedup']))} speedup",
+            f"{num(o['expected_tokens_per_pass'])} tokens per pass",
+            f"{times(o['speedup'])} speedup",
         ],
         hover="%{x} drafted → %{y:.3g}",
     )
@@ -250,8 +246,8 @@ CALCULATOR = Calculator(
     explain=explain,
     charts=charts,
     headlines=(
-        Headline("expected_tokens_per_pass", "Tokens per target pass", lambda x: num(_tidy(x))),
-        Headline("speedup", "Speedup after draft cost", lambda x: times(_tidy(x))),
-        Headline("tokens_per_s", "Decode speed", lambda x: rate(_tidy(x))),
+        Headline("expected_tokens_per_pass", "Tokens per target pass", lambda x: num(x)),
+        Headline("speedup", "Speedup after draft cost", lambda x: times(x)),
+        Headline("tokens_per_s", "Decode speed", lambda x: rate(x)),
     ),
 )
