@@ -8,13 +8,9 @@ from django.http import HttpResponse
 OPTIONS = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
 
 
-def dumps(data) -> str:
-    return orjson.dumps(data, option=OPTIONS).decode()
-
-
 def script_json(data) -> str:
     """JSON safe to place inside <script type="application/json">: no "<" can end the element."""
-    return dumps(data).replace("<", "\\u003c")
+    return orjson.dumps(data, option=OPTIONS).decode().replace("<", "\\u003c")
 
 
 class JSONResponse(HttpResponse):

@@ -81,7 +81,6 @@ class Calculator:
     headlines: tuple[Headline, ...] = ()
     # Cross-field rules: return {param name: [message, ...]} for broken ones.
     rules: Callable[[Values], dict[str, list[str]]] = field(default=lambda values: {})
-    chart_titles: tuple[str, ...] = ()
 
     @property
     def defaults(self) -> dict[str, float | int]:

@@ -4,7 +4,7 @@ import orjson
 import pytest
 
 from calculators.engine.rounding import ceil_count as whole_replicas
-from calculators.jsonresponse import dumps
+from calculators.jsonresponse import JSONResponse
 from tests.calculators.helpers import run, text
 
 
@@ -139,7 +139,8 @@ def test_the_most_extreme_corner_stays_finite_and_serialisable():
     assert o["replicas_needed"] == 10**13
     assert o["replicas_to_keep_warm"] == pytest.approx(1e13 * 2.0**120)
     assert all(math.isfinite(x) for x in o.values())
-    orjson.loads(dumps(result.as_json()))  # counts past 2^53 travel as floats, never overflowing JSON integers
+    # counts past 2^53 travel as floats, never overflowing JSON integers
+    orjson.loads(JSONResponse(result.as_json()).content)
     assert "1.33 × 10⁴⁹ replicas must already be warm" in text(result)
     assert result.charts[0]["layout"]["yaxis"]["type"] == "log"
 
