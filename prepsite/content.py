@@ -1,0 +1,149 @@
+"""Reading the content files under content/: YAML in, plain dicts out, errors that name the file and field.
+
+Every loader (banks and questions, glossary, presets) reads through here, so an
+instructor who breaks a file always gets the same kind of message:
+``content/glossary/kv-cache.yaml: related: unknown glossary term 'kv-cashe'``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+
+
+class ContentError(ValueError):
+    """A content file is unreadable or a field in it is wrong."""
+
+    def __init__(self, path: Path | str, field: str | None, message: str):
+        self.path = Path(path)
+        self.field = field
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(CONTENT_DIR.parent))
+    except ValueError:
+        return str(path)
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """One YAML mapping from a file, or a ContentError saying where it broke."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContentError(path, None, f"cannot be read ({exc})") from exc
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ContentError(path, None, f"is not valid YAML{line}: {problem}") from exc
+    if not isinstance(data, dict):
+        raise ContentError(path, None, "must hold a mapping of field: value")
+    return data
+
+
+class Fields:
+    """Typed access to one file's mapping; every complaint names the file and the field."""
+
+    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str]):
+        self.path = path
+        self.data = data
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise ContentError(path, unknown[0], f"unknown field (allowed: {', '.join(sorted(allowed))})")
+
+    def error(self, field: str, message: str) -> ContentError:
+        return ContentError(self.path, field, message)
+
+    def text(self, field: str, *, required: bool = True, max_length: int | None = None) -> str:
+        value = self.data.get(field)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                raise self.error(field, "is required")
+            return ""
+        if not isinstance(value, str):
+            raise self.error(field, f"must be text, not {type(value).__name__}")
+        value = value.strip()
+        if max_length is not None and len(value) > max_length:
+            raise self.error(field, f"must be at most {max_length} characters (it has {len(value)})")
+        return value
+
+    def slug(self, field: str = "slug", *, required: bool = True) -> str:
+        value = self.text(field, required=required, max_length=100)
+        if value and not SLUG_RE.match(value):
+            raise self.error(field, f"{value!r} is not a slug (lower-case letters, digits and hyphens)")
+        return value
+
+    def integer(self, field: str, *, minimum: int = 0, required: bool = True, default: int = 0) -> int:
+        value = self.data.get(field)
+        if value is None:
+            if required:
+                raise self.error(field, "is required")
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(field, f"must be a whole number, not {value!r}")
+        if value < minimum:
+            raise self.error(field, f"must be at least {minimum}")
+        return value
+
+    def number(self, field: str, *, minimum: float | None = None, required: bool = True) -> float | None:
+        value = self.data.get(field)
+        if value is None:
+            if required:
+                raise self.error(field, "is required")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value or abs(value) == float("inf"):
+            raise self.error(field, f"must be a finite number, not {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.error(field, f"must be at least {minimum:g}")
+        return float(value)
+
+    def text_list(self, field: str, *, required: bool = False) -> list[str]:
+        value = self.data.get(field)
+        if value is None:
+            if required:
+                raise self.error(field, "is required")
+            return []
+        if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+            raise self.error(field, "must be a list of non-empty text items")
+        return [item.strip() for item in value]
+
+    def slug_list(self, field: str) -> list[str]:
+        items = self.text_list(field)
+        for item in items:
+            if not SLUG_RE.match(item):
+                raise self.error(field, f"{item!r} is not a slug")
+        if len(set(items)) != len(items):
+            raise self.error(field, "lists the same slug twice")
+        return items
+
+    def mapping(self, field: str, *, required: bool = False) -> dict[str, Any]:
+        value = self.data.get(field)
+        if value is None:
+            if required:
+                raise self.error(field, "is required")
+            return {}
+        if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+            raise self.error(field, "must be a mapping of name: value")
+        return value
+
+
+def yaml_files(directory: Path) -> list[Path]:
+    """The YAML files of a folder in name order (so numbered files load in order)."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
