@@ -1,10 +1,21 @@
-"""One settings file, driven by the environment; SQLite and DEBUG off unless told otherwise."""
+"""One settings file, driven by the environment; SQLite and DEBUG off unless told otherwise.
+
+Production is the default: with nothing set, DEBUG is off, cookies are secure,
+plain http is redirected to https and HSTS is sent. Each of those has a switch
+(``SECURE_SSL_REDIRECT=0`` and so on) for a plain-http loopback such as
+``make serve`` or the test suite, which set them explicitly.
+"""
 
 from __future__ import annotations
 
 import os
 import warnings
 from pathlib import Path
+
+import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+
+from prepsite.secret import load_or_create_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -20,10 +31,21 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def envint(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
 DEBUG = envbool("DEBUG", False)
-# A development key is only acceptable with DEBUG on; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "dev-only-not-secret-" + "x" * 40
+# SECRET_KEY from the environment; otherwise a development key with DEBUG on, and
+# with DEBUG off a random key generated once for this checkout (gitignored, mode 600).
+SECRET_KEY = os.environ.get("SECRET_KEY") or (
+    "dev-only-not-secret-" + "x" * 40
+    if DEBUG
+    else load_or_create_secret_key(Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key")))
+)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -32,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
     "template_partials",
     "calculators",
     "questions",
@@ -41,6 +64,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -67,11 +91,14 @@ TEMPLATES = [
     },
 ]
 
+# DATABASE_URL (postgres://user:password@host:port/name, or a unix socket as
+# postgres://user@%2Frun%2Fpostgresql/name); SQLite in the checkout by default.
 DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-    }
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or "sqlite:///" + os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+        conn_max_age=envint("CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -90,6 +117,8 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# make serve collects with whitenoise's CompressedManifestStaticFilesStorage: hashed
+# names (cached for ever, immutable) with brotli and gzip copies beside them.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -104,3 +133,35 @@ warnings.filterwarnings("ignore", message="No directory at", category=UserWarnin
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# https in production; each switch can be turned off for a plain-http loopback.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+# The preload directive only allows a submission to the browsers' list; it does not submit.
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (only then: the header is trusted).
+if envbool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+
+# Content-Security-Policy (django-csp 4): scripts only from our own origin, never
+# inline or eval'd; templates carry no inline script or handler (a test checks),
+# htmx uses no hx-on or trigger filters (its only eval paths), chart data travels
+# as JSON. plotly.js injects <style> elements, hence style-src 'unsafe-inline'.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
