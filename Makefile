@@ -4,7 +4,7 @@ PY    := $(VENV)/bin/python
 PORT  ?= 8000
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint format check migrations-check browsers clean
+.PHONY: install run serve bench test lint format check migrations-check browsers clean
 
 install: $(STAMP)
 
@@ -19,6 +19,27 @@ run: install
 	$(PY) manage.py migrate --noinput
 	@if $(PY) manage.py help load_content >/dev/null 2>&1; then $(PY) manage.py load_content; fi
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# The production configuration on 127.0.0.1:$(PORT): gunicorn (gunicorn.conf.py),
+# DEBUG off, hashed and compressed static files served by whitenoise. Production
+# defaults are https-only; plain http on loopback needs these switches, set here:
+serve: export DEBUG := 0
+serve: export STATICFILES_BACKEND := whitenoise.storage.CompressedManifestStaticFilesStorage
+serve: export WHITENOISE_USE_FINDERS := 0
+serve: export SECURE_SSL_REDIRECT := 0
+serve: export SESSION_COOKIE_SECURE := 0
+serve: export CSRF_COOKIE_SECURE := 0
+serve: export SECURE_HSTS_SECONDS := 0
+serve: export PORT := $(PORT)
+serve: install
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py migrate --noinput
+	@if $(PY) manage.py help load_content >/dev/null 2>&1; then $(PY) manage.py load_content; fi
+	$(VENV)/bin/gunicorn --config gunicorn.conf.py
+
+# Figures for the README against a running `make serve` on 127.0.0.1:$(PORT).
+bench: install
+	$(PY) manage.py bench --port $(PORT)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -116,7 +116,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # make serve collects with whitenoise's CompressedManifestStaticFilesStorage: hashed
 # names (cached for ever, immutable) with brotli and gzip copies beside them.
 STORAGES = {
@@ -125,6 +125,9 @@ STORAGES = {
         "BACKEND": os.environ.get("STATICFILES_BACKEND", "django.contrib.staticfiles.storage.StaticFilesStorage")
     },
 }
+# Collected files keep only their hashed names (halves the compression work; nothing
+# refers to the plain names once templates use {% static %}).
+WHITENOISE_KEEP_ONLY_HASHED_FILES = envbool("WHITENOISE_KEEP_ONLY_HASHED_FILES", True)
 # Without collectstatic (development, tests) whitenoise serves straight from the finders.
 WHITENOISE_USE_FINDERS = envbool("WHITENOISE_USE_FINDERS", True)
 # ...and says so once per process when STATIC_ROOT does not exist yet; that is expected here.

@@ -17,6 +17,20 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 
 from calculators.engine import registry
+from calculators.engine.spec import Calculator
+
+
+def slider_sweep(calculator: Calculator, runs: int) -> tuple[str, list[float | int]]:
+    """One input's values from one end of its slider to the other, as a drag sends them.
+
+    Every value differs, so no layer can serve a cached result; values that break
+    a cross-field rule at the other inputs' defaults are left out.
+    """
+    p = next(p for p in calculator.params if not p.choices)
+    values = [p.slider_low + (p.slider_high - p.slider_low) * i / runs for i in range(runs)]
+    if p.integer:
+        values = [round(v) for v in values]
+    return p.name, [v for v in values if not calculator.rules({**calculator.defaults, p.name: v})]
 
 
 class Command(BaseCommand):
@@ -31,22 +45,17 @@ class Command(BaseCommand):
         medians = []
         for calculator in registry.all_calculators():
             url = f"/calculators/{calculator.slug}/"
-            # Vary one input per run, as a dragged slider does, so no layer can cache a result.
-            p = next(p for p in calculator.params if not p.choices)
-            values = [p.slider_low + (p.slider_high - p.slider_low) * i / runs for i in range(runs)]
-            if p.integer:
-                values = [round(v) for v in values]
-            values = [v for v in values if not calculator.rules({**calculator.defaults, p.name: v})]
+            name, values = slider_sweep(calculator, runs)
             for value in values[:20]:  # warm up
-                client.get(url, {p.name: value})
+                client.get(url, {name: value}, secure=True)
             timings = []
             size = 0
             for value in values:
                 start = time.perf_counter()
-                response = client.get(url, {p.name: value})
+                response = client.get(url, {name: value}, secure=True)  # as over https in production
                 timings.append((time.perf_counter() - start) * 1000)
                 if response.status_code != 200:
-                    raise SystemExit(f"{calculator.slug} answered {response.status_code} for {p.name}={value}")
+                    raise SystemExit(f"{calculator.slug} answered {response.status_code} for {name}={value}")
                 size = max(size, len(response.content))
             timings.sort()
             median = statistics.median(timings)
