@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -24,10 +25,8 @@ def load_or_create_secret_key(path: Path) -> str:
     try:
         with os.fdopen(descriptor, "w") as handle:
             handle.write(key + "\n")
-        try:
+        with contextlib.suppress(FileExistsError):  # another process won the race: use its key
             os.link(temporary, path)
-        except FileExistsError:
-            pass  # another process won the race: use its key
     finally:
         temporary.unlink(missing_ok=True)
     return _read(path)

@@ -10,4 +10,4 @@ import os
 
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 
-from prepsite.settings import *  # noqa: E402, F403
+from prepsite.settings import *  # noqa: F403

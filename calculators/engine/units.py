@@ -66,9 +66,10 @@ def sci(x: float, sig: int = 3) -> str:
     sign = "−" if x < 0 else ""
     value, _ = _significant(abs(x), sig)
     value, digits = _significant(value, sig)  # 9.9999e14 rounds to 1e15: one digit, not "1.00"
-    exponent = math.floor(math.log10(value))
-    mantissa = f"{value / 10**exponent:.{digits - 1}f}"
-    return f"{sign}{mantissa} × 10{str(exponent).translate(_SUPERSCRIPT)}"
+    # Let the formatter split mantissa and exponent: value / 10**exponent underflows
+    # to a division by zero for subnormal values such as 3e-324.
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{sign}{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
 def integer(x: float | int) -> str:

@@ -104,3 +104,8 @@ def test_nouns_follow_their_counts():
 def test_huge_counts_switch_to_scientific_notation():
     assert units.integer(1.3e49) == "1.3 × 10⁴⁹"
     assert units.count(1.3e49, "replica") == "1.3 × 10⁴⁹ replicas"
+
+
+def test_subnormal_values_are_written_in_scientific_notation_without_dividing_by_zero():
+    assert units.sci(3e-324) == "5 × 10⁻³²⁴"  # the smallest double (4.94e-324), as Python reads "3e-324"
+    assert units.num(1e-310) == "1 × 10⁻³¹⁰"

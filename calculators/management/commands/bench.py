@@ -66,19 +66,24 @@ def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[
         connection.close()
 
 
-def hammer(port: int, paths, seconds: float, threads: int, headers: dict[str, str]) -> tuple[int, int]:
-    """`threads` keep-alive clients GET the paths in turn for `seconds`: (successes, failures)."""
-    counts = {"ok": 0, "failed": 0}
+def hammer(port: int, requests, seconds: float, threads: int) -> tuple[int, list[str]]:
+    """`threads` keep-alive clients send the (path, headers) requests in turn for `seconds`.
+
+    Returns the number of 200 answers and a description of every other outcome.
+    Bounded in time, loopback only.
+    """
+    successes = [0]
+    failures: list[str] = []
     lock = threading.Lock()
-    source = itertools.cycle(paths)
+    source = itertools.cycle(requests)
     deadline = time.perf_counter() + seconds
 
     def client():
-        ok = failed = 0
+        ok = 0
         connection = http.client.HTTPConnection(HOST, port, timeout=10)
         while time.perf_counter() < deadline:
             with lock:
-                path = next(source)
+                path, headers = next(source)
             try:
                 connection.request("GET", path, headers=headers)
                 response = connection.getresponse()
@@ -86,22 +91,23 @@ def hammer(port: int, paths, seconds: float, threads: int, headers: dict[str, st
                 if response.status == 200:
                     ok += 1
                 else:
-                    failed += 1
-            except (OSError, http.client.HTTPException):
-                failed += 1
+                    with lock:
+                        failures.append(f"{response.status} {path}")
+            except (OSError, http.client.HTTPException) as error:
+                with lock:
+                    failures.append(f"{type(error).__name__}: {error} {path}")
                 connection.close()
                 connection = http.client.HTTPConnection(HOST, port, timeout=10)
         connection.close()
         with lock:
-            counts["ok"] += ok
-            counts["failed"] += failed
+            successes[0] += ok
 
     workers = [threading.Thread(target=client) for _ in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    return counts["ok"], counts["failed"]
+    return successes[0], failures
 
 
 def update_paths(runs: int = 200) -> list[str]:
@@ -185,7 +191,7 @@ class Command(BaseCommand):
                 "in another terminal, then run `make bench` again."
             ) from error
         if (status, body) != (200, b"ok"):
-            raise CommandError(f"{HOST}:{port}/healthz answered {status} {body[:80]!r}: is that prepsite's `make serve`?")
+            raise CommandError(f"{HOST}:{port}/healthz answered {status} {body[:80]!r}: is it prepsite?")
         write = self.stdout.write
         write(f"prepsite bench against http://{HOST}:{port}/ on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
 
@@ -193,13 +199,12 @@ class Command(BaseCommand):
         call_command("bench_calculators", runs=runs, stdout=self.stdout)
 
         write(f"\n2. HTTP on loopback: {threads} keep-alive clients x {seconds:g} s per phase, back to back")
-        healthz_ok, healthz_failed = hammer(port, ["/healthz"], seconds, threads, BROWSER_HEADERS)
-        updates_ok, updates_failed = hammer(
-            port, update_paths(), seconds, threads, {**BROWSER_HEADERS, "HX-Request": "true"}
-        )
+        healthz_ok, healthz_failed = hammer(port, [("/healthz", BROWSER_HEADERS)], seconds, threads)
+        fragment = {**BROWSER_HEADERS, "HX-Request": "true"}
+        updates_ok, updates_failed = hammer(port, [(p, fragment) for p in update_paths()], seconds, threads)
         healthz_rate, updates_rate = healthz_ok / seconds, updates_ok / seconds
-        write(f"{'/healthz requests/s':<28} {healthz_rate:>9.0f}   failed {healthz_failed}")
-        write(f"{'slider updates/s':<28} {updates_rate:>9.0f}   failed {updates_failed}")
+        write(f"{'/healthz requests/s':<28} {healthz_rate:>9.0f}   failed {len(healthz_failed)}")
+        write(f"{'slider updates/s':<28} {updates_rate:>9.0f}   failed {len(updates_failed)}")
         write(f"{'ratio updates / healthz':<28} {updates_rate / healthz_rate:>9.2f}   (target >= 0.5)")
 
         write("\n3. Bytes on the wire (Accept-Encoding: br, gzip; headers included)")

@@ -1,0 +1,136 @@
+"""Property: whatever arrives in a query string or a path, the answer is 200, 400 or 404, never a 500,
+and every number the answer carries is finite or null.
+
+Each URL family is a function from a drawn value to a path; add a family to
+FAMILIES (or PATH_FAMILIES) when a page appears. The test client re-raises any
+exception a view lets escape, so a would-be 500 fails the test with its traceback.
+"""
+
+import json
+import math
+import re
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calculators.engine import registry
+
+CALCULATORS = registry.all_calculators()
+ALLOWED = {200, 400, 404}
+
+# Strings a person or a program might send: numbers written every way, and junk.
+TRICKY = st.sampled_from(
+    ["", " ", "nan", "NaN", "-inf", "Infinity", "1e309", "-1e309", "1e-400", "1_000", "٣", "１２", "0x1A", "1,000",
+     "5 ", "+5", "-0", ".5", "5.", "1e", "--1", "1e-7", "9" * 400, "\x00", "<script>", "' OR 1=1 --", "%00", "🙂"]
+)  # fmt: skip
+VALUES = st.one_of(
+    TRICKY,
+    st.text(max_size=40),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.decimals(allow_nan=True, allow_infinity=True).map(str),
+)
+
+
+def strict_json(text: str):
+    """JSON as a browser parses it: NaN and Infinity are errors, not numbers."""
+
+    def refuse(constant):
+        raise AssertionError(f"non-finite {constant} in JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def assert_numbers_finite(value, where: str):
+    if isinstance(value, float):
+        assert math.isfinite(value), where
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            assert_numbers_finite(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            assert_numbers_finite(item, f"{where}[{index}]")
+
+
+def check_html(response, url):
+    assert response.status_code in ALLOWED, url
+    html = response.content.decode()
+    assert "Traceback" not in html
+    for block in re.findall(r'<script type="application/json" id="chart-data">(.*?)</script>', html, re.S):
+        assert_numbers_finite(strict_json(block), f"{url} charts")
+
+
+def check_api(response, url):
+    assert response.status_code in ALLOWED, url
+    body = strict_json(response.content.decode())
+    if response.status_code == 200:
+        assert_numbers_finite(body, url)  # a calculator's outputs and charts, or the index's bounds
+    else:
+        assert body["errors"] and all(
+            isinstance(m, str) and m for messages in body["errors"].values() for m in messages
+        ), body
+
+
+# (name, path for a calculator, request headers, checker)
+FAMILIES = [
+    ("page", lambda slug: f"/calculators/{slug}/", {}, check_html),
+    ("fragment", lambda slug: f"/calculators/{slug}/", {"HTTP_HX_REQUEST": "true"}, check_html),
+    ("api", lambda slug: f"/api/calculators/{slug}/", {}, check_api),
+]
+# Paths built from an arbitrary string: unknown slugs, odd characters.
+PATH_FAMILIES = [
+    ("calculator page", lambda text: f"/calculators/{quote(text, safe='')}/", check_html),
+    ("calculator api", lambda text: f"/api/calculators/{quote(text, safe='')}/", check_api),
+]
+# Pages without path parameters, hit with arbitrary query strings.
+FIXED_PAGES = [("/calculators/", check_html), ("/api/calculators/", check_api), ("/healthz", None)]
+
+QUICK = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def queries(calculator):
+    """Every parameter may be present with any value; unknown and empty names too."""
+    params = {p.name: VALUES for p in calculator.params}
+    extra = {"unknown": VALUES, "": VALUES}
+    return st.fixed_dictionaries({}, optional={**params, **extra})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f[0])
+@pytest.mark.parametrize("calculator", CALCULATORS, ids=lambda c: c.slug)
+def test_any_value_of_any_parameter_gets_200_400_or_404_with_finite_numbers(calculator, family):
+    _, path, headers, check = family
+    client = Client(**headers)
+    url = path(calculator.slug)
+
+    @QUICK
+    @given(query=queries(calculator))
+    def run(query):
+        check(client.get(url, query), f"{url}?{query}")
+
+    run()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("family", PATH_FAMILIES, ids=lambda f: f[0])
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(min_size=1, max_size=40))
+def test_any_path_segment_gets_200_or_404(family, text):
+    _, path, check = family
+    url = path(text)
+    check(Client().get(url), url)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", FIXED_PAGES, ids=lambda p: p[0])
+@settings(max_examples=30, deadline=None)
+@given(query=st.dictionaries(st.text(max_size=10), VALUES, max_size=4))
+def test_pages_without_parameters_ignore_any_query(page, query):
+    url, check = page
+    response = Client().get(url, query)
+    assert response.status_code == 200, url
+    if check:
+        check(response, url)
