@@ -106,7 +106,12 @@ class Fields:
             if required:
                 raise self.error(field, "is required")
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value or abs(value) == float("inf"):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or value != value
+            or abs(value) == float("inf")
+        ):
             raise self.error(field, f"must be a finite number, not {value!r}")
         if minimum is not None and value < minimum:
             raise self.error(field, f"must be at least {minimum:g}")
