@@ -11,7 +11,8 @@ Conventions, stated once:
   element. Grouped-query attention caches the KV heads, not the attention heads.
   Bytes per element is 2 (16-bit) unless the caller says otherwise.
 - Memory free for the cache = the datasheet memory (decimal GB, as vendors
-  print it) minus the weights at 2 bytes per parameter (16-bit), in GiB, rounded
+  print it) minus the weights at 2 bytes per parameter (16-bit, unless the
+  caller gives another ``bytes_per_param``), in GiB, rounded
   down to the 0.01 GiB the input steps in. Activations and the runtime's own
   memory are not subtracted: the figure is an upper bound. When the weights do
   not fit there is no such figure, and the caller hears it as a PresetError.
@@ -23,7 +24,7 @@ Conventions, stated once:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from .spec import Calculator
@@ -76,6 +77,7 @@ def derive(
     model: Mapping[str, Any] | None,
     *,
     kv_bytes: float = KV_BYTES_16_BIT,
+    bytes_per_param: float = WEIGHT_BYTES_16_BIT,
 ) -> dict[str, float | int]:
     """Every input the presets determine, whichever calculator asks (free_gib only when it exists)."""
     values: dict[str, float | int] = {}
@@ -90,7 +92,7 @@ def derive(
         values["head_dim"] = int(model["head_dim"])
         values["kv_bytes_per_token"] = int(kv_bytes_per_token(model, kv_bytes))
     if gpu is not None and model is not None:
-        free = free_gib(gpu, model)
+        free = free_gib(gpu, model, bytes_per_param)
         if free > 0:
             values["free_gib"] = free
     return values
@@ -121,15 +123,22 @@ def inputs_for(
     model: Mapping[str, Any] | None,
     *,
     kv_bytes: float = KV_BYTES_16_BIT,
+    bytes_per_param: float = WEIGHT_BYTES_16_BIT,
+    skip: Collection[str] = (),
 ) -> dict[str, float | int]:
-    """The inputs of ``calculator`` these presets fill, each within its bounds, or a PresetError."""
+    """The inputs of ``calculator`` these presets fill, each within its bounds, or a PresetError.
+
+    ``skip`` names inputs given explicitly: they win, so they are neither filled nor checked.
+    """
     fields = fields_for(calculator)
-    derived = derive(gpu, model, kv_bytes=kv_bytes)
+    derived = derive(gpu, model, kv_bytes=kv_bytes, bytes_per_param=bytes_per_param)
     values: dict[str, float | int] = {}
     for kind in ("gpu", "model", "both"):
         for name in fields[kind]:
+            if name in skip:
+                continue
             if name == "free_gib" and gpu is not None and model is not None and name not in derived:
-                raise PresetError("model", _does_not_fit(gpu, model))
+                raise PresetError("model", _does_not_fit(gpu, model, bytes_per_param))
             if name not in derived:
                 continue
             problem = _out_of_bounds(calculator, name, derived[name])
@@ -139,11 +148,13 @@ def inputs_for(
     return values
 
 
-def _does_not_fit(gpu: Mapping[str, Any], model: Mapping[str, Any]) -> str:
-    weights = bytes_decimal(weight_bytes(model))
+def _does_not_fit(gpu: Mapping[str, Any], model: Mapping[str, Any], bytes_per_param: float) -> str:
+    weights = bytes_decimal(weight_bytes(model, bytes_per_param))
+    bits = num(bytes_per_param * 8)
+    smaller = " or smaller weights (bytes_per_param=1 for 8-bit)" if bytes_per_param > 1 else ""
     return (
-        f"{model.get('name', 'This model')}'s weights ({weights} at 16-bit) leave no room for a KV cache in "
-        f"{gpu.get('name', 'this GPU')}'s {num(gpu['memory_gb'])} GB: choose a larger GPU or a smaller model, "
+        f"{model.get('name', 'This model')}'s weights ({weights} at {bits}-bit) leave no room for a KV cache in "
+        f"{gpu.get('name', 'this GPU')}'s {num(gpu['memory_gb'])} GB: choose a larger GPU, a smaller model{smaller}, "
         f"or give free_gib yourself (for example for weights split across several GPUs)."
     )
 
