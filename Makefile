@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 # Development server with the content loaded, on 127.0.0.1:$(PORT).
 run: install
 	$(PY) manage.py migrate --noinput
-	@if $(PY) manage.py help load_content >/dev/null 2>&1; then $(PY) manage.py load_content; fi
+	$(PY) manage.py load_content
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 lint: install

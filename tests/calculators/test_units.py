@@ -104,3 +104,10 @@ def test_nouns_follow_their_counts():
 def test_huge_counts_switch_to_scientific_notation():
     assert units.integer(1.3e49) == "1.3 × 10⁴⁹"
     assert units.count(1.3e49, "replica") == "1.3 × 10⁴⁹ replicas"
+
+
+def test_percentages_round_half_up_as_people_do():
+    from calculators.engine.units import percent
+
+    assert percent(0.625) == "63 %"
+    assert percent(0.285) == "29 %"
