@@ -122,13 +122,18 @@ def choose(calculator: Calculator, query) -> Chosen:
     return chosen
 
 
-def pickers(calculator: Calculator, chosen: Chosen, query) -> list[dict]:
+def picker_names(calculator: Calculator) -> list[str]:
+    """``gpu`` and/or ``model``: the pickers this calculator's page has (no database needed)."""
+    fields = engine_presets.fields_for(calculator)
+    return [kind for kind, _, _ in KINDS if fields[kind] or fields["both"]]
+
+
+def pickers(calculator: Calculator, chosen: Chosen) -> list[dict]:
     """The preset selects a calculator page shows: only for presets that determine one of its inputs."""
     fields = engine_presets.fields_for(calculator)
     shown = []
     for kind, model, noun in KINDS:
-        fills = fields[kind] + fields["both"]
-        if not fills:
+        if kind not in picker_names(calculator):
             continue
         labels = [calculator.param(name).label.lower() for name in fields[kind]]
         if fields["both"]:

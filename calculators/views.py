@@ -17,7 +17,7 @@ from .engine.spec import Calculator
 from .forms import bind, fallback_values
 from .jsonresponse import JSONResponse, script_json
 from .models import GpuPreset, ModelPreset
-from .preset_query import LABELS, choose, picker_data, pickers
+from .preset_query import LABELS, choose, picker_data, picker_names, pickers
 
 
 def _calculator(slug: str) -> Calculator:
@@ -62,7 +62,6 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         return _applied(request, calculator)
     chosen, form, valid, errors = _bind(calculator, request.GET)
     status = 200 if valid else 400
-    shown = pickers(calculator, chosen, request.GET)
     if htmx:
         if valid:
             result = calculator.run(form.cleaned_data, measured=chosen.measured)
@@ -76,12 +75,13 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             # Only the error messages travel (out of band, beside each field);
             # the results already on the page stay as the last good answer.
-            slots = [p["name"] for p in shown] + [f.name for f in form]
+            slots = picker_names(calculator) + [f.name for f in form]
             context = {"slots": [(name, errors.get(name, [])) for name in slots], "errors": _labelled(form, errors)}
             response = render(request, "calculators/detail.html#errors", context, status=status)
     else:
         values = form.cleaned_data if valid else fallback_values(form)
         result = calculator.run(values, measured=chosen.measured)
+        shown = pickers(calculator, chosen)
         options = {p["name"]: p["options"] for p in shown}
         context = {
             "calculator": calculator,
