@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 # Development server with the content loaded, on 127.0.0.1:$(PORT).
 run: install
 	$(PY) manage.py migrate --noinput
-	@if $(PY) manage.py help load_content >/dev/null 2>&1; then $(PY) manage.py load_content; fi
+	$(PY) manage.py load_content
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # The production configuration on 127.0.0.1:$(PORT): gunicorn (gunicorn.conf.py),
@@ -34,7 +34,7 @@ serve: export PORT := $(PORT)
 serve: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py migrate --noinput
-	@if $(PY) manage.py help load_content >/dev/null 2>&1; then $(PY) manage.py load_content; fi
+	$(PY) manage.py load_content
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py
 
 # Figures for the README against a running `make serve` on 127.0.0.1:$(PORT).

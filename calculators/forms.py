@@ -97,9 +97,16 @@ def plain(value: float | int) -> str:
     return repr(value)
 
 
-def bind(calculator: Calculator, query) -> CalculatorForm:
-    """A bound form: parameters left out take their defaults; ``name=`` is an error."""
-    data = {p.name: query.get(p.name, plain(p.coerce(p.default))) for p in calculator.params}
+def bind(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> CalculatorForm:
+    """A bound form: a parameter left out takes what a preset filled, else its default; ``name=`` is an error.
+
+    Explicit parameters always win over presets.
+    """
+    filled = filled or {}
+    data = {
+        p.name: query[p.name] if p.name in query else plain(filled.get(p.name, p.coerce(p.default)))
+        for p in calculator.params
+    }
     return form_class(calculator)(data)
 
 

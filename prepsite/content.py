@@ -152,3 +152,31 @@ def yaml_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
     return sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+
+def upsert(model, lookup: dict[str, Any], fields: dict[str, Any]) -> tuple[Any, str]:
+    """Create or update one row by its natural key; 'created', 'updated' or 'unchanged'.
+
+    Saves only when a field really differs, so loading the same files twice writes nothing.
+    """
+    row = model.objects.filter(**lookup).first()
+    if row is None:
+        row = model(**lookup, **fields)
+        row.save()
+        return row, "created"
+    changed = [name for name, value in fields.items() if getattr(row, name) != value]
+    if not changed:
+        return row, "unchanged"
+    for name in changed:
+        setattr(row, name, fields[name])
+    row.save()
+    return row, "updated"
+
+
+def set_m2m(manager, wanted: list[Any]) -> bool:
+    """Point a many-to-many at exactly these rows; True when that changed anything."""
+    current = {obj.pk for obj in manager.all()}
+    if current == {obj.pk for obj in wanted}:
+        return False
+    manager.set(wanted)
+    return True

@@ -8,6 +8,7 @@ slider everywhere (and presets can fill them by name).
 from __future__ import annotations
 
 from .spec import Param
+from .units import num
 
 
 def params_b(default: float = 70) -> Param:
@@ -83,4 +84,49 @@ def kv_bytes_per_token(minimum: float) -> Param:
         slider_min=1024,
         slider_max=8_388_608,
         help="2 × layers × KV heads × head dim × bytes per element; 163,840 bytes = 160 KiB.",
+    )
+
+
+def active_params_b() -> Param:
+    """Mixture-of-experts: parameters a token passes through. 0 keeps every calculator's dense answer."""
+    return Param(
+        "active_params_b",
+        "Active parameters (mixture-of-experts)",
+        "billion",
+        0,
+        0,
+        5000,
+        step=0.1,
+        log=True,
+        slider_min=0.5,
+        slider_max=2000,
+        help="0 = dense: every parameter is active. A mixture-of-experts model holds all its experts in memory "
+        "but spends FLOPs only on the ones a token is routed to (Mixtral 8x7B: 12.9 of 46.7 billion).",
+    )
+
+
+def active_rule(v) -> dict[str, list[str]]:
+    """Active parameters are some of the model's parameters, never more."""
+    if v["active_params_b"] > v["params_b"]:
+        return {
+            "active_params_b": [
+                f"Active parameters ({num(v['active_params_b'])} billion) cannot exceed the model's total "
+                f"({num(v['params_b'])} billion): lower them, or use 0 for a dense model."
+            ]
+        }
+    return {}
+
+
+def active_b(v) -> float:
+    """Billions of parameters that do arithmetic for each token."""
+    return v["active_params_b"] or v["params_b"]
+
+
+def moe_note(v) -> str:
+    """The worked-answer clause for a mixture-of-experts model, or nothing for a dense one."""
+    if not v["active_params_b"] or v["active_params_b"] == v["params_b"]:
+        return ""
+    return (
+        f"The model holds {num(v['params_b'])} B parameters in memory but spends FLOPs on "
+        f"{num(v['active_params_b'])} B active (mixture-of-experts). "
     )

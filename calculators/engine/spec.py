@@ -10,7 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .measured import Measured
 
 Values = Mapping[str, float]
 Outputs = dict[str, Any]
@@ -69,6 +72,14 @@ class Explanation:
 
 
 @dataclass(frozen=True)
+class Overlay:
+    """What measurements add to a result: worked-answer lines and traces per chart index."""
+
+    steps: list[str]
+    traces: dict[int, list[dict]]
+
+
+@dataclass(frozen=True)
 class Calculator:
     slug: str
     title: str
@@ -81,6 +92,8 @@ class Calculator:
     headlines: tuple[Headline, ...] = ()
     # Cross-field rules: return {param name: [message, ...]} for broken ones.
     rules: Callable[[Values], dict[str, list[str]]] = field(default=lambda values: {})
+    # Measurements from a real chip beside the theory: extra worked steps and chart traces.
+    overlay: Callable[[Values, Outputs, Measured], Overlay] | None = None
 
     @property
     def defaults(self) -> dict[str, float | int]:
@@ -92,18 +105,24 @@ class Calculator:
                 return p
         raise KeyError(name)
 
-    def run(self, values: Values) -> Result:
-        """Compute everything for already-validated values."""
+    def run(self, values: Values, measured: Measured | None = None) -> Result:
+        """Compute everything for already-validated values, with a chip's measurements beside them if given."""
         inputs = {p.name: p.coerce(values[p.name]) for p in self.params}
         outputs = {k: finite_or_none(v) for k, v in self.compute(inputs).items()}
         explanation = self.explain(inputs, outputs)
+        steps, charts = list(explanation.steps), self.charts(inputs, outputs)
+        if measured is not None and self.overlay is not None:
+            extra = self.overlay(inputs, outputs, measured)
+            steps += extra.steps
+            for index, traces in extra.traces.items():
+                charts[index]["data"] += traces
         return Result(
             calculator=self,
             inputs=inputs,
             outputs=outputs,
-            steps=explanation.steps,
+            steps=steps,
             conclusion=explanation.conclusion,
-            charts=self.charts(inputs, outputs),
+            charts=charts,
         )
 
 

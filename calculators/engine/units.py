@@ -156,7 +156,7 @@ def percent(fraction: float | None) -> str:
         if round(p) == 100 and p != 100:
             text = f"{math.floor(p * 10) / 10:.1f}"
         return f"{text} %"
-    return f"{round(p)} %"
+    return f"{math.floor(p + 0.5)} %"  # half up: 0.625 is 63 %, as people round
 
 
 def seconds(x: float | None) -> str:

@@ -83,6 +83,50 @@
     });
   }
 
+  /* ---- presets ---------------------------------------------------------- */
+
+  // Picking a GPU or model fills the inputs it determines from the values the
+  // server embedded for every pair, then htmx recomputes (the select's own
+  // input event) and the address carries gpu=/model= and the filled values.
+  var presetData = document.getElementById("preset-data");
+  var presets = presetData ? JSON.parse(presetData.textContent) : null;
+  var pickers = ["gpu", "model"].map(function (name) { return document.getElementById("id_" + name); });
+  var presetNotice = null;
+
+  function setBox(name, value) {
+    var box = document.getElementById("id_" + name);
+    if (!box) return;
+    box.value = String(value);
+    var slider = form.querySelector('input[type=range][data-for="id_' + name + '"]');
+    if (slider) valueToSlider(slider, value);
+  }
+
+  function showPresetNotice() {
+    if (!presetNotice) return;
+    var slot = document.getElementById("err_" + presetNotice.field);
+    if (slot) slot.textContent = presetNotice.text;
+    markErrors(false);
+  }
+
+  function applyPresets() {
+    var key = pickers.map(function (p) { return p ? p.value : ""; }).join("|");
+    var entry = presets.combos[key];
+    if (!entry) return;
+    Object.keys(entry.values).forEach(function (name) { setBox(name, entry.values[name]); });
+    presetNotice = entry.error ? { field: entry.field, text: entry.error + " Memory free for the cache is left as it was." } : null;
+    form.querySelectorAll("#err_gpu, #err_model").forEach(function (slot) { slot.textContent = ""; });
+    markErrors(false);
+    showPresetNotice();
+  }
+
+  if (presets) {
+    var apply = document.getElementById("apply-presets");
+    if (apply) apply.hidden = true;  // with the script, picking is applying
+    pickers.forEach(function (picker) {
+      if (picker) picker.addEventListener("change", applyPresets);
+    });
+  }
+
   /* ---- copy link -------------------------------------------------------- */
 
   var copy = document.getElementById("copy-link");
@@ -110,6 +154,7 @@
     var ctx = event.detail && event.detail.ctx;
     var ok = ctx && ctx.response && ctx.response.status < 400;
     markErrors(ok);
+    if (ok) showPresetNotice();
     if (ok) drawCharts();
     refreshApiLink();
     if (copyStatus) copyStatus.textContent = "";

@@ -37,7 +37,7 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, live_server):
+def page(browser, live_server, live_presets):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.problems = []

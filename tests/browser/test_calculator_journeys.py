@@ -84,7 +84,7 @@ def test_copy_link_puts_the_current_address_on_the_clipboard(page, live_server):
     assert page.evaluate("() => navigator.clipboard.readText()") == page.url
 
 
-def test_without_javascript_the_form_recomputes_by_a_plain_get(browser, live_server):
+def test_without_javascript_the_form_recomputes_by_a_plain_get(browser, live_server, live_presets):
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     page.goto("/calculators/kv-capacity/")

@@ -65,3 +65,11 @@ def test_the_chart_has_a_curve_per_precision_and_marks_the_current_point():
 def test_an_unusual_precision_gets_its_own_curve():
     names = [t["name"] for t in run("kv-capacity", kv_bytes=1.5).charts[0]["data"]]
     assert "12-bit KV (yours)" in names
+
+
+def test_one_user_is_written_in_the_singular():
+    from calculators.engine import registry
+
+    result = registry.get("kv-capacity").run({**registry.get("kv-capacity").defaults, "context_tokens": 32768})
+    assert "Round down: 1 user fits at this context length." in result.steps[3]
+    assert result.conclusion.startswith("1 user at 32,768 tokens each")

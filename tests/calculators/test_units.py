@@ -109,3 +109,10 @@ def test_huge_counts_switch_to_scientific_notation():
 def test_subnormal_values_are_written_in_scientific_notation_without_dividing_by_zero():
     assert units.sci(3e-324) == "5 × 10⁻³²⁴"  # the smallest double (4.94e-324), as Python reads "3e-324"
     assert units.num(1e-310) == "1 × 10⁻³¹⁰"
+
+
+def test_percentages_round_half_up_as_people_do():
+    from calculators.engine.units import percent
+
+    assert percent(0.625) == "63 %"
+    assert percent(0.285) == "29 %"

@@ -6,11 +6,13 @@ import numpy as np
 
 from .. import figures as fig
 from .. import shared_params as shared
-from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bandwidth, bytes_binary, bytes_decimal, integer, num, plural, rate, seconds, si, tflops
+from ..measured import LAYERS, Measured, series
+from ..spec import Calculator, Explanation, Headline, Overlay, Param
+from ..units import bandwidth, bytes_binary, bytes_decimal, integer, num, percent, plural, rate, seconds, si, tflops
 
 PARAMS = (
     shared.params_b(70),
+    shared.active_params_b(),
     shared.bytes_per_param(1),
     shared.bandwidth_tbs(3.35),
     shared.peak_tflops(989),
@@ -56,7 +58,8 @@ def _times(v) -> dict:
         "kv_bytes_per_user": kv_bytes_per_user,
         "weight_s": weight_bytes / bw,
         "kv_s_per_user": kv_bytes_per_user / bw,
-        "compute_s_per_user": 2 * params / peak,
+        "active": shared.active_b(v) * 1e9,
+        "compute_s_per_user": 2 * shared.active_b(v) * 1e9 / peak,
     }
 
 
@@ -103,12 +106,15 @@ def explain(v, o) -> Explanation:
     kv_user = o["kv_bytes_per_user"]
     one_compute = seconds(t["compute_s_per_user"])
 
+    moe = shared.moe_note(v)
     steps = [
-        f"The weights take {num(v['params_b'])} billion × {num(v['bytes_per_param'])} "
+        f"{moe}The weights take {num(v['params_b'])} billion × {num(v['bytes_per_param'])} "
         f"{plural(v['bytes_per_param'], 'byte')} = {weight}, and each decode step streams all of them from memory "
-        f"once, whatever the batch.",
+        f"once, whatever the batch"
+        + (" (every expert, once the batch's tokens are routed across all of them)." if moe else "."),
     ]
-    arithmetic = f"Its arithmetic, 2 × {num(v['params_b'])} billion FLOPs ÷ {peak} = {one_compute}"
+    active = num(shared.active_b(v))
+    arithmetic = f"Its arithmetic, 2 × {active} billion FLOPs ÷ {peak} = {one_compute}"
     one_memory = t["weight_s"] + t["kv_s_per_user"]
     if t["compute_s_per_user"] > one_memory:
         arithmetic += f", outlasts that read, so even one user is compute-bound at {single}."
@@ -136,7 +142,7 @@ def explain(v, o) -> Explanation:
 
     if b > 1:
         work = (
-            f"{integer(b)} × 2 × {num(v['params_b'])} billion = {si(b * 2 * t['params'], 'FLOPs')} "
+            f"{integer(b)} × 2 × {active} billion = {si(b * 2 * t['active'], 'FLOPs')} "
             f"÷ {peak} = {seconds(o['compute_s'])}"
         )
         if o["compute_bound"]:
@@ -293,6 +299,60 @@ def charts(v, o) -> list[dict]:
     ]
 
 
+PRECISION_OF = {2.0: "bf16", 1.0: "fp8"}
+
+
+def overlay(v, o, m: Measured) -> Overlay:
+    """The measured 70B-shaped layer's tokens/s against batch, and the theory with the measurement's assumptions."""
+    bf16, fp8 = m.layer("bf16"), m.layer("fp8")
+    steps = []
+    one, sixty_four = m.layer_at("bf16", 1), m.layer_at("bf16", 64)
+    if one is not None:
+        layer_bytes = one["weight_bytes_per_layer"]
+        predicted = m.predicted_tokens_per_s("bf16", 1, layer_bytes)
+        steps.append(
+            f"Measured on one {m.device}: {rate(one['tokens_per_s_80_layers'])} at batch 1 against {rate(predicted)} "
+            f"predicted ({percent(one['tokens_per_s_80_layers'] / predicted)}), for {LAYERS} × "
+            f"{integer(layer_bytes)} bytes of bf16 Llama-3-70B-shaped layer weights "
+            f"({bytes_decimal(LAYERS * layer_bytes)}, no attention or KV cache) read at the "
+            f"{bandwidth(m.bandwidth_tbs * 1e12)} datasheet bandwidth."
+        )
+    if one is not None and sixty_four is not None:
+        steps.append(
+            f"From batch 1 to 64 the measured step grew only {percent(sixty_four['layer_s'] / one['layer_s'] - 1)} "
+            f"({seconds(LAYERS * one['layer_s'])} to {seconds(LAYERS * sixty_four['layer_s'])} for {LAYERS} layers), "
+            f"so aggregate throughput rose "
+            f"{integer(round(sixty_four['tokens_per_s_80_layers'] / one['tokens_per_s_80_layers']))}"
+            f"-fold: {rate(one['tokens_per_s_80_layers'])} to {rate(sixty_four['tokens_per_s_80_layers'])}."
+        )
+    precision = PRECISION_OF.get(float(v["bytes_per_param"]))
+    here = m.layer_at(precision, v["batch"]) if precision else None
+    if here is not None and not (precision == "bf16" and v["batch"] == 1):  # batch 1 in bf16 is said above
+        predicted = m.predicted_tokens_per_s(precision, v["batch"], here["weight_bytes_per_layer"])
+        steps.append(
+            f"At this batch of {integer(v['batch'])} in {precision}, the {m.device} measured "
+            f"{rate(here['tokens_per_s_80_layers'])} against {rate(predicted)} predicted for the same layer "
+            f"({percent(here['tokens_per_s_80_layers'] / predicted)})."
+        )
+    hover = "batch %{x:,.0f} → %{y:,.0f} tokens/s"
+    traces = []
+    for name, entries, colour, symbol in (("bf16", bf16, fig.VERMILION, "circle"), ("fp8", fp8, fig.PURPLE, "square")):
+        if not entries:
+            continue
+        x, y = series(entries, "batch", "tokens_per_s_80_layers")
+        traces.append(
+            fig.points(
+                x, y, f"measured {name}, {LAYERS} × 70B-shaped layer ({m.device})", colour, symbol, 8, hover=hover
+            )
+        )
+        batches = fig.log_span(min(x), max(x), 48)
+        predicted = batches / (LAYERS * m.predicted_layer_s(name, batches, entries[0]["weight_bytes_per_layer"]))
+        traces.append(
+            fig.line(batches, predicted, f"predicted {name} for that layer", colour, dash="dot", width=1.5, hover=hover)
+        )
+    return Overlay(steps, {0: traces})
+
+
 CALCULATOR = Calculator(
     slug="batching",
     title="Batching: aggregate throughput against per-user speed",
@@ -303,6 +363,8 @@ CALCULATOR = Calculator(
     compute=compute,
     explain=explain,
     charts=charts,
+    rules=shared.active_rule,
+    overlay=overlay,
     headlines=(
         Headline("aggregate_tokens_per_s", "Aggregate", rate),
         Headline("per_user_tokens_per_s", "Per user", rate),

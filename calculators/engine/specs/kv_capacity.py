@@ -6,7 +6,7 @@ import math
 
 from .. import figures as fig
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bytes_binary, integer, num
+from ..units import bytes_binary, count, integer, num, plural
 
 GIB = 2**30
 PRECISIONS = ((2.0, "16-bit KV", fig.BLUE), (1.0, "8-bit KV", fig.ORANGE), (0.5, "4-bit KV", fig.GREEN))
@@ -99,7 +99,8 @@ def explain(v, o) -> Explanation:
         f"{integer(v['context_tokens'])} × {bytes_binary(per_token)} = {bytes_binary(per_user)}.",
         f"{num(v['free_gib'])} GiB free after the weights ÷ {num(per_user / GIB)} GiB per user "
         f"= {num(o['users_exact'])} users.",
-        f"Round down: {integer(o['users'])} users fit at this context length. Put another way, the cache holds "
+        f"Round down: {count(o['users'], 'user')} {plural(o['users'], 'fits', 'fit')} at this context length. "
+        f"Put another way, the cache holds "
         f"{integer(o['tokens_in_cache'])} tokens in flight, however they are shared out between users.",
     ]
     if v["kv_bytes"] > 0.5:
@@ -109,7 +110,7 @@ def explain(v, o) -> Explanation:
             f"{num(half)} users: from about {integer(round(o['users_exact']))} to about {integer(round(half))}."
         )
     conclusion = (
-        f"{integer(o['users'])} users at {integer(v['context_tokens'])} tokens each: cache memory, "
+        f"{count(o['users'], 'user')} at {integer(v['context_tokens'])} tokens each: cache memory, "
         f"not compute, sets how many users one GPU serves."
     )
     return Explanation(steps, conclusion)

@@ -6,11 +6,13 @@ import numpy as np
 
 from .. import figures as fig
 from .. import shared_params as shared
-from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bandwidth, bytes_decimal, integer, num, rate, sci, seconds, si, tflops
+from ..measured import LAYERS, Measured
+from ..spec import Calculator, Explanation, Headline, Overlay, Param
+from ..units import bandwidth, bytes_decimal, integer, num, percent, rate, sci, seconds, si, tflops
 
 PARAMS = (
     shared.params_b(70),
+    shared.active_params_b(),
     shared.bytes_per_param(2),
     Param("prompt_tokens", "Prompt length", "tokens", 2000, 1, 2_000_000, integer=True, log=True, slider_max=200_000),
     Param("output_tokens", "Reply length", "tokens", 500, 1, 1_000_000, integer=True, log=True, slider_max=100_000),
@@ -23,7 +25,7 @@ def compute(v) -> dict:
     params = v["params_b"] * 1e9
     peak = v["peak_tflops"] * 1e12
     bw = v["bandwidth_tbs"] * 1e12
-    flops_per_token = 2 * params
+    flops_per_token = 2 * shared.active_b(v) * 1e9
     prefill_flops = v["prompt_tokens"] * flops_per_token
     prefill_s = prefill_flops / peak
     weight_bytes = params * v["bytes_per_param"]
@@ -46,8 +48,10 @@ def compute(v) -> dict:
 
 def explain(v, o) -> Explanation:
     rest = v["output_tokens"] - 1
+    moe = shared.moe_note(v)
+    per = "active parameter" if moe else "parameter"
     steps = [
-        f"A forward pass costs about 2 FLOPs per parameter per token: 2 × {num(v['params_b'])} billion "
+        f"{moe}A forward pass costs about 2 FLOPs per {per} per token: 2 × {num(shared.active_b(v))} billion "
         f"= {si(o['flops_per_token'], 'FLOPs')} per token.",
         f"Prefill runs all {integer(v['prompt_tokens'])} prompt tokens through the model in one pass: "
         f"{integer(v['prompt_tokens'])} × {si(o['flops_per_token'], 'FLOPs')} = {sci(o['prefill_flops'])} FLOPs, "
@@ -60,6 +64,12 @@ def explain(v, o) -> Explanation:
         f"Decode: {bandwidth(v['bandwidth_tbs'] * 1e12)} ÷ {bytes_decimal(o['weight_bytes'])} = "
         f"{rate(o['decode_tokens_per_s'])}, one token every {seconds(o['inter_token_s'])}.",
     ]
+    if moe:
+        steps[-1] += (
+            f" Reading every expert is right once a batch's tokens are routed across all of them; one user alone "
+            f"reads only its routed experts (about {num(v['active_params_b'])} billion parameters), so it can "
+            f"decode up to {num(v['params_b'] / v['active_params_b'])}× faster than this."
+        )
     if rest:
         steps.append(
             f"The other {integer(rest)} tokens of the reply take {integer(rest)} × {seconds(o['inter_token_s'])} "
@@ -99,6 +109,33 @@ def charts(v, o) -> list[dict]:
     ]
 
 
+def overlay(v, o, m: Measured) -> Overlay:
+    """Decode at batch 1 and a 2,048-token prefill through the measured 70B-shaped layer, against theory."""
+    steps = []
+    one = m.layer_at("bf16", 1)
+    if one is not None:
+        layer_bytes = one["weight_bytes_per_layer"]
+        predicted = m.predicted_tokens_per_s("bf16", 1, layer_bytes)
+        measured = one["tokens_per_s_80_layers"]
+        steps.append(
+            f"Measured on one {m.device}: {rate(measured)} at batch 1 against {rate(predicted)} predicted "
+            f"({percent(measured / predicted)}). The prediction reads the same bytes the measurement moved: "
+            f"{LAYERS} × {integer(layer_bytes)} bytes of bf16 Llama-3-70B-shaped layer weights "
+            f"({bytes_decimal(LAYERS * layer_bytes)}, no attention or embeddings) at the "
+            f"{bandwidth(m.bandwidth_tbs * 1e12)} datasheet bandwidth."
+        )
+    prefill = m.layer_at("bf16", 2048)
+    if prefill is not None:
+        measured_s = LAYERS * prefill["layer_s"]
+        predicted_s = LAYERS * float(m.predicted_layer_s("bf16", 2048, prefill["weight_bytes_per_layer"]))
+        steps.append(
+            f"A 2,048-token prefill through those {LAYERS} layers measured {seconds(measured_s)} against "
+            f"{seconds(predicted_s)} predicted at the {tflops(m.peak_tflops * 1e12)} datasheet peak: the matmuls "
+            f"ran at {percent(predicted_s / measured_s)} of it."
+        )
+    return Overlay(steps, {})
+
+
 CALCULATOR = Calculator(
     slug="prefill-decode",
     title="Prefill and decode: arrival to first token, then token by token",
@@ -108,6 +145,8 @@ CALCULATOR = Calculator(
     compute=compute,
     explain=explain,
     charts=charts,
+    rules=shared.active_rule,
+    overlay=overlay,
     headlines=(
         Headline("prefill_s", "Time to first token", seconds),
         Headline("decode_tokens_per_s", "Decode speed", rate),

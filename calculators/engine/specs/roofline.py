@@ -6,13 +6,15 @@ import numpy as np
 
 from .. import figures as fig
 from .. import shared_params as shared
-from ..spec import Calculator, Explanation, Headline, Param
+from ..measured import Measured, series
+from ..spec import Calculator, Explanation, Headline, Overlay, Param
 from ..units import bandwidth, bytes_decimal, integer, num, percent, plural, rate, seconds, si, tflops, times
 
 PARAMS = (
     shared.peak_tflops(989),
     shared.bandwidth_tbs(3.35),
     shared.params_b(70),
+    shared.active_params_b(),
     shared.bytes_per_param(2),
     Param(
         "prefill_tokens",
@@ -48,21 +50,22 @@ def _attainable_tflops(intensity: float, peak_tflops: float, bandwidth_tbs: floa
 
 def compute(v) -> dict:
     params = v["params_b"] * 1e9
+    active = shared.active_b(v) * 1e9  # FLOPs are spent on these; the bytes read are all the parameters
     peak = v["peak_tflops"] * 1e12
     bw = v["bandwidth_tbs"] * 1e12
     bpp = v["bytes_per_param"]
     batch = v["decode_batch"]
     weight_bytes = params * bpp
     ridge = peak / bw
-    decode_intensity = 2 * batch / bpp
-    prefill_intensity = 2 * v["prefill_tokens"] / bpp
+    decode_intensity = 2 * active * batch / weight_bytes
+    prefill_intensity = 2 * active * v["prefill_tokens"] / weight_bytes
     decode_tflops = _attainable_tflops(decode_intensity, v["peak_tflops"], v["bandwidth_tbs"])
     prefill_tflops = _attainable_tflops(prefill_intensity, v["peak_tflops"], v["bandwidth_tbs"])
-    decode_step_s = max(weight_bytes / bw, 2 * params * batch / peak)
-    prefill_s = max(weight_bytes / bw, 2 * params * v["prefill_tokens"] / peak)
+    decode_step_s = max(weight_bytes / bw, 2 * active * batch / peak)
+    prefill_s = max(weight_bytes / bw, 2 * active * v["prefill_tokens"] / peak)
     return {
         "weight_bytes": weight_bytes,
-        "flops_per_token": 2 * params,
+        "flops_per_token": 2 * active,
         "ridge_flops_per_byte": ridge,
         "decode_intensity": decode_intensity,
         "prefill_intensity": prefill_intensity,
@@ -76,7 +79,7 @@ def compute(v) -> dict:
         "decode_tokens_per_s": batch / decode_step_s,
         "prefill_pass_s": prefill_s,
         "ridge_gap": ridge / decode_intensity,
-        "ridge_batch": ridge * bpp / 2,
+        "ridge_batch": ridge * weight_bytes / (2 * active),
     }
 
 
@@ -86,6 +89,8 @@ def explain(v, o) -> Explanation:
     weight = bytes_decimal(o["weight_bytes"])
     per_token = si(o["flops_per_token"], "FLOPs")
     bw = bandwidth(v["bandwidth_tbs"] * 1e12)
+    moe = shared.moe_note(v)
+    per = "active parameter" if moe else "parameter"
     steps = [
         f"The ridge point is where reading a byte and doing the arithmetic on it take the same time: "
         f"{num(v['peak_tflops'])} TFLOP/s ÷ {num(v['bandwidth_tbs'])} TB/s = {num(ridge)} FLOP/byte. "
@@ -95,14 +100,20 @@ def explain(v, o) -> Explanation:
         f"{num(v['params_b'])} billion parameters × {num(v['bytes_per_param'])} "
         f"{plural(v['bytes_per_param'], 'byte')} = {weight}"
     )
+    if moe:
+        steps.append(
+            f"{moe}Each token's {per_token} come from the {num(v['active_params_b'])} billion active parameters, "
+            f"while a step reads every expert's bytes, so each FLOP/byte below is "
+            f"{num(v['active_params_b'])} ÷ {num(v['params_b'])} of a dense model's."
+        )
     if batch == 1:
         steps.append(
-            f"Decode makes one token per step at 2 FLOPs per parameter, and reads every weight to do it "
+            f"Decode makes one token per step at 2 FLOPs per {per}, and reads every weight to do it "
             f"({weights}): {per_token} ÷ {weight} = {num(o['decode_intensity'])} FLOP/byte."
         )
     else:
         steps.append(
-            f"A decode step makes one token for each of {integer(batch)} users at 2 FLOPs per parameter, "
+            f"A decode step makes one token for each of {integer(batch)} users at 2 FLOPs per {per}, "
             f"sharing one read of the weights ({weights}): {integer(batch)} × {per_token} ÷ {weight} = "
             f"{num(o['decode_intensity'])} FLOP/byte."
         )
@@ -162,8 +173,9 @@ def explain(v, o) -> Explanation:
             )
         else:
             steps.append(
-                f"The ridge is so low on this chip that a single user's decode, at {num(2 / v['bytes_per_param'])} "
-                f"FLOP/byte, is already {times(2 / v['bytes_per_param'] / ridge)} past it: bandwidth is never "
+                f"The ridge is so low on this chip that a single user's decode, at "
+                f"{num(o['decode_intensity'] / batch)} FLOP/byte, is already "
+                f"{times(o['decode_intensity'] / batch / ridge)} past it: bandwidth is never "
                 f"the limit here."
             )
             conclusion = (
@@ -219,6 +231,48 @@ def charts(v, o) -> list[dict]:
     ]
 
 
+def overlay(v, o, m: Measured) -> Overlay:
+    """Measured GEMM points across intensity and the measured copy bandwidth as a second, lower roof."""
+    peak = m.peak_tflops
+    bf16, fp8 = m.gemms("bf16"), m.gemms("fp8")
+    best16 = max(e["TFLOPs"] for e in bf16)
+    best8 = max(e["TFLOPs"] for e in fp8)
+    ones = [e["TFLOPs"] for e in bf16 if e["M"] == 1]
+    steps = [
+        f"Measured on one {m.device}: copying memory reached {bandwidth(m.copy_tbs * 1e12)}, "
+        f"{percent(m.copy_tbs / m.bandwidth_tbs)} of the {bandwidth(m.bandwidth_tbs * 1e12)} datasheet bandwidth; "
+        f"the best bf16 matrix multiply reached {tflops(best16 * 1e12)}, {percent(best16 / peak)} of the "
+        f"{tflops(peak * 1e12)} datasheet peak, and fp8 {tflops(best8 * 1e12)}, above the 16-bit roof because fp8 "
+        f"tensor cores have twice its peak."
+    ]
+    if ones:
+        steps.append(
+            f"At one token per weight read (M = 1, about 1 FLOP/byte: decode at batch 1) the measured bf16 "
+            f"multiplies ran at {num(min(ones))}–{num(max(ones))} TFLOP/s, against "
+            f"{num(min(peak, m.bandwidth_tbs))} on the datasheet roof and {num(min(peak, m.copy_tbs))} on the "
+            f"measured one."
+        )
+    hover = "%{x:,.3~s} FLOP/byte → %{y:,.3~s} TFLOP/s"
+    x16, y16 = series(bf16, "intensity", "TFLOPs")
+    x8, y8 = series(fp8, "intensity", "TFLOPs")
+    knee = peak / m.copy_tbs
+    xs = fig.log_span(min(*x16, *x8, o["decode_intensity"]) / 10, knee, 32)
+    traces = [
+        fig.line(
+            xs,
+            xs * m.copy_tbs,
+            f"measured copy bandwidth ({m.device}): {num(m.copy_tbs)} TB/s",
+            fig.SKY,
+            dash="dash",
+            width=2,
+            hover=hover,
+        ),
+        fig.points(x16, y16, f"measured bf16 GEMM ({m.device})", fig.ORANGE, "circle", 8, hover=hover),
+        fig.points(x8, y8, f"measured fp8 GEMM ({m.device})", fig.PURPLE, "square", 8, hover=hover),
+    ]
+    return Overlay(steps, {0: traces})
+
+
 CALCULATOR = Calculator(
     slug="roofline",
     title="Roofline: why decode is memory-bound and prefill compute-bound",
@@ -228,6 +282,8 @@ CALCULATOR = Calculator(
     compute=compute,
     explain=explain,
     charts=charts,
+    rules=shared.active_rule,
+    overlay=overlay,
     headlines=(
         Headline("ridge_flops_per_byte", "Ridge point (FLOP/byte)", num),
         Headline("decode_tokens_per_s", "Decode ceiling", rate),

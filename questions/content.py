@@ -1,0 +1,147 @@
+"""Bank content files (content/banks/<bank>/_bank.yaml and NN-<question>.yaml): read and validate all, then save.
+
+A question's values are checked against its calculator's bounds and rules, and its
+``checks`` against the worked answer the calculator gives at those values, so a
+file that would show the wrong numbers is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from calculators.validation import calculator_value_errors, flat_errors, run_at
+from prepsite.content import ContentError, Fields, read_yaml, set_m2m, upsert, yaml_files
+
+from .models import Difficulty
+
+BANK_FIELDS = {"slug", "title", "order", "summary"}
+QUESTION_FIELDS = {
+    "slug", "order", "title", "difficulty", "question", "answer", "takeaway", "calculator", "values", "checks",
+    "follow_ups", "strong_answer", "red_flags", "terms",
+}  # fmt: skip
+BANK_FILE = "_bank.yaml"
+
+
+@dataclass
+class QuestionRecord:
+    path: Path
+    slug: str
+    fields: dict[str, Any]
+    terms: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BankRecord:
+    path: Path
+    slug: str
+    fields: dict[str, Any]
+    questions: list[QuestionRecord] = field(default_factory=list)
+
+
+def worked_text(slug: str, values: dict[str, Any]) -> str:
+    """Everything the worked answer shows, as one string to search for checks."""
+    result = run_at(slug, values)
+    return "\n".join([*result.steps, result.conclusion, *(f"{label} {value}" for label, value in result.headlines)])
+
+
+def read_question(path: Path, term_slugs: set[str]) -> QuestionRecord:
+    f = Fields(path, read_yaml(path), QUESTION_FIELDS)
+    slug = f.slug()
+    difficulty = f.text("difficulty")
+    if difficulty not in Difficulty.values:
+        raise f.error("difficulty", f"“{difficulty}” is not one of: {', '.join(Difficulty.values)}")
+    calculator = f.slug("calculator")
+    values = f.mapping("values")
+    errors = calculator_value_errors(calculator, values)
+    if errors:
+        raise f.error("calculator" if "calculator" in errors else "values", " ".join(flat_errors(errors)))
+    checks = f.text_list("checks")
+    if checks:
+        shown = worked_text(calculator, values)
+        for check in checks:
+            if check not in shown:
+                raise f.error("checks", f"the worked answer at these values does not show “{check}”")
+    terms = f.slug_list("terms")
+    for term in terms:
+        if term not in term_slugs:
+            raise f.error("terms", f"unknown glossary term “{term}”")
+    return QuestionRecord(
+        path=path,
+        slug=slug,
+        fields={
+            "order": f.integer("order", minimum=1),
+            "title": f.text("title", max_length=200),
+            "difficulty": difficulty,
+            "question": f.text("question"),
+            "answer": f.text("answer"),
+            "takeaway": f.text("takeaway", max_length=300),
+            "calculator": calculator,
+            "values": values,
+            "checks": checks,
+            "follow_ups": f.text_list("follow_ups"),
+            "strong_answer": f.text_list("strong_answer"),
+            "red_flags": f.text_list("red_flags"),
+        },
+        terms=terms,
+    )
+
+
+def read_banks(content_dir: Path, term_slugs: set[str]) -> list[BankRecord]:
+    banks: list[BankRecord] = []
+    question_paths: dict[str, Path] = {}
+    banks_dir = content_dir / "banks"
+    folders = sorted(p for p in banks_dir.iterdir() if p.is_dir()) if banks_dir.is_dir() else []
+    for folder in folders:
+        bank_path = folder / BANK_FILE
+        if not bank_path.is_file():
+            raise ContentError(folder, None, f"a bank folder needs a {BANK_FILE} file")
+        f = Fields(bank_path, read_yaml(bank_path), BANK_FIELDS)
+        bank = BankRecord(
+            path=bank_path,
+            slug=f.slug(),
+            fields={
+                "title": f.text("title", max_length=200),
+                "order": f.integer("order", minimum=0),
+                "summary": f.text("summary", required=False),
+            },
+        )
+        if any(other.slug == bank.slug for other in banks):
+            raise f.error("slug", f"another bank is also called “{bank.slug}”")
+        orders: dict[int, Path] = {}
+        for path in yaml_files(folder):
+            if path.name == BANK_FILE:
+                continue
+            question = read_question(path, term_slugs)
+            if question.slug in question_paths:
+                other = question_paths[question.slug]
+                raise ContentError(path, "slug", f"“{question.slug}” is also used by {other.parent.name}/{other.name}")
+            question_paths[question.slug] = path
+            order = question.fields["order"]
+            if order in orders:
+                raise ContentError(path, "order", f"{order} is also the order of {orders[order].name}")
+            orders[order] = path
+            bank.questions.append(question)
+        bank.questions.sort(key=lambda q: q.fields["order"])
+        banks.append(bank)
+    return banks
+
+
+def save_banks(banks: list[BankRecord]) -> dict[str, Counter]:
+    from glossary.models import Term
+
+    from .models import Bank, Question
+
+    counts = {"banks": Counter(), "questions": Counter()}
+    terms = {term.slug: term for term in Term.objects.all()}
+    for bank in banks:
+        bank_row, outcome = upsert(Bank, {"slug": bank.slug}, bank.fields)
+        counts["banks"][outcome] += 1
+        for question in bank.questions:
+            row, outcome = upsert(Question, {"slug": question.slug}, {"bank": bank_row, **question.fields})
+            if set_m2m(row.terms, [terms[slug] for slug in question.terms]) and outcome == "unchanged":
+                outcome = "updated"
+            counts["questions"][outcome] += 1
+    return counts
