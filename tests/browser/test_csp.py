@@ -75,3 +75,22 @@ def test_each_calculator_runs_under_the_policy_with_no_violation(watched, calcul
     assert watched.locator("#chart-0 .main-svg").count() >= 1  # plotly drew an SVG
     assert violations(watched) == []
     assert watched.problems == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/", "/banks/ai-serving-infrastructure/", "/questions/request-lifecycle/", "/glossary/", "/glossary/kv-cache/",
+     "/search/?q=cache"],
+)  # fmt: skip
+def test_each_content_page_loads_under_the_policy_with_no_violation(watched, transactional_db, shipped_records, url):
+    from tests.conftest import save_shipped
+
+    save_shipped(shipped_records)  # the live server's tables are flushed between tests
+    watched.goto(url)
+    watched.wait_for_load_state("load")
+    if watched.locator("details#answer").count():
+        watched.click("details#answer > summary")  # the worked answer and its chart are drawn when opened
+    if watched.locator("#chart-0").count():
+        watched.wait_for_function("() => document.querySelector('#chart-0 .main-svg')")
+    assert violations(watched) == []
+    assert watched.problems == []

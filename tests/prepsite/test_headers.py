@@ -3,8 +3,12 @@
 import pytest
 
 URLS = [
+    "/",
     "/calculators/",
     "/calculators/kv-capacity/",
+    "/questions/request-lifecycle/",
+    "/glossary/kv-cache/",
+    "/search/?q=kv",
     "/calculators/kv-capacity/?layers=0",  # a 400
     "/api/calculators/queueing/",
     "/healthz",
@@ -18,7 +22,7 @@ def policy(response) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("url", URLS)
-def test_every_response_carries_the_csp_nosniff_referrer_and_frame_headers(client, url):
+def test_every_response_carries_the_csp_nosniff_referrer_and_frame_headers(client, db, url):
     response = client.get(url)
     assert response.status_code in {200, 400, 404}
     csp = policy(response)
@@ -32,13 +36,13 @@ def test_every_response_carries_the_csp_nosniff_referrer_and_frame_headers(clien
     assert response["X-Frame-Options"] == "DENY"
 
 
-def test_only_styles_may_be_inline_because_plotly_injects_them(client):
+def test_only_styles_may_be_inline_because_plotly_injects_them(client, db):
     csp = policy(client.get("/calculators/roofline/"))
     unsafe = {name for name, sources in csp.items() if "'unsafe-inline'" in sources}
     assert unsafe == {"style-src"}
 
 
-def test_https_requests_get_hsts_for_a_year_with_subdomains_and_preload(client):
+def test_https_requests_get_hsts_for_a_year_with_subdomains_and_preload(client, db):
     response = client.get("/calculators/", secure=True)
     assert response["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
 

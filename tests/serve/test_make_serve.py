@@ -37,7 +37,8 @@ def free_port() -> int:
 def server(tmp_path_factory):
     base = tmp_path_factory.mktemp("serve")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    # Its own SQLite file: this is about serving, and must not write to a DATABASE_URL's database.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
     env.update(serve_environment())
     env.update(
         DJANGO_SETTINGS_MODULE="prepsite.settings",
@@ -46,11 +47,11 @@ def server(tmp_path_factory):
         SECRET_KEY=secrets.token_urlsafe(50),
         PORT=str(port),
     )
-    collect = subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert collect.returncode == 0, collect.stderr
+    for step in (["collectstatic", "--noinput", "--verbosity", "0"], ["migrate", "--noinput"], ["load_content"]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *step], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )  # the steps of `make serve`
+        assert done.returncode == 0, done.stdout + done.stderr
     log = open(base / "gunicorn.log", "w")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "--config", "gunicorn.conf.py"],
@@ -108,6 +109,7 @@ def test_static_files_are_compressed_and_cached_for_ever(server, encoding, expec
 def test_64_concurrent_clients_on_mixed_pages_get_no_errors(server):
     fragment = {"HX-Request": "true", "Accept-Encoding": "br, gzip"}
     requests = [("/healthz", {}), ("/calculators/", {}), ("/api/calculators/", {})]
+    requests += [(url, {}) for url in ("/", "/questions/request-lifecycle/", "/glossary/kv-cache/", "/search/?q=kv")]
     for i, calculator in enumerate(registry.all_calculators()):
         name = calculator.params[0].name
         value = calculator.defaults[name]
