@@ -23,3 +23,21 @@ def test_horizontal_bars_put_the_labels_on_the_y_axis():
 
 def test_a_log_axis_range_is_given_in_decades():
     assert fig.axis("x", log=True, range_=[1, 1000])["range"] == [0, 3]
+
+
+def test_vectorised_rounding_matches_rounding_each_value_through_its_decimal_text():
+    import math
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from calculators.engine.figures import rounded
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=50))
+    def check(values):
+        expected = [float(f"{v:.4g}") if math.isfinite(v) else None for v in values]
+        assert rounded(values) == expected
+
+    check()
+    assert rounded([14.4, 28.8, 4096, 2 / 3, 5e-324, float("nan")]) == [14.4, 28.8, 4096.0, 0.6667, 5e-324, None]
