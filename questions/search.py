@@ -96,10 +96,12 @@ def snippet(doc: Document, terms: list[str]) -> str:
         starts = [m.start() for t in terms for m in [word_pattern(t).search(text)] if m]
         if starts:
             first = min(starts)
-            begin = max(0, first - SNIPPET_CHARS // 3)
+            begin = max(0, first - SNIPPET_CHARS // 2)
             if begin:
+                # Start at the matching sentence when it starts close enough, else at a word.
+                sentence = text.rfind(". ", begin, first)
                 space = text.find(" ", begin)
-                begin = space + 1 if 0 <= space < first else begin
+                begin = sentence + 2 if sentence >= 0 else (space + 1 if 0 <= space < first else begin)
             end = min(len(text), begin + SNIPPET_CHARS)
             if end < len(text):
                 space = text.rfind(" ", begin, end)

@@ -67,9 +67,12 @@ def live_presets(transactional_db, shipped_records):
 @pytest.fixture
 def no_content(db):
     """An empty content database, for tests of loading (rolled back afterwards)."""
+    from calculators.models import GpuPreset, ModelPreset
     from glossary.models import Term
     from questions.models import Bank, Question
 
     Question.objects.all().delete()
     Bank.objects.all().delete()
     Term.objects.all().delete()
+    GpuPreset.objects.all().delete()
+    ModelPreset.objects.all().delete()

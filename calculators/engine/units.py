@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .rounding import tidy
+from .rounding import floor_count, tidy
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
@@ -57,6 +57,18 @@ def num(x: float | None, sig: int = 3) -> str:
     value, digits = _significant(x, sig)
     decimals = max(0, digits - 1 - math.floor(math.log10(value)))
     return f"{sign}{value:,.{decimals}f}"
+
+
+def fraction_of_count(x: float | None, sig: int = 3) -> str:
+    """A fractional count that never reads as one more whole item than fits: 28.96 users, not 29.0."""
+    if x is None or not math.isfinite(x) or x < 0 or x >= 1e6:
+        return num(x, sig)
+    whole = floor_count(x)
+    for digits in range(sig, sig + 6):
+        text = num(x, digits)
+        if math.floor(float(text.replace(",", ""))) == whole:
+            return text
+    return f"{whole:,}+"
 
 
 def sci(x: float, sig: int = 3) -> str:

@@ -73,3 +73,19 @@ def test_one_user_is_written_in_the_singular():
     result = registry.get("kv-capacity").run({**registry.get("kv-capacity").defaults, "context_tokens": 32768})
     assert "Round down: 1 user fits at this context length." in result.steps[3]
     assert result.conclusion.startswith("1 user at 32,768 tokens each")
+
+
+def test_the_exact_user_count_is_never_rounded_up_past_the_whole_users_that_fit():
+    from calculators.engine import registry
+
+    calc = registry.get("kv-capacity")
+    result = calc.run({**calc.defaults, "layers": 80, "free_gib": 36.2})
+    assert "36.2 GiB free after the weights ÷ 1.25 GiB per user = 28.96 users." in result.steps[2]
+    assert result.steps[3].startswith("Round down: 28 users fit")
+
+
+def test_the_first_step_says_kv_heads_not_attention_heads():
+    from calculators.engine import registry
+
+    calc = registry.get("kv-capacity")
+    assert "Count KV heads, not attention heads" in calc.run(calc.defaults).steps[0]

@@ -116,3 +116,13 @@ def test_percentages_round_half_up_as_people_do():
 
     assert percent(0.625) == "63 %"
     assert percent(0.285) == "29 %"
+
+
+def test_a_fractional_count_never_reads_as_one_more_than_fits():
+    from calculators.engine.units import fraction_of_count
+
+    assert fraction_of_count(14.4) == "14.4"
+    assert fraction_of_count(28.96) == "28.96"
+    assert fraction_of_count(183.7) == "183.7"
+    assert fraction_of_count(0.999) == "0.999"
+    assert fraction_of_count(29.0) == "29"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from calculators.models import GpuPreset, ModelPreset
 from glossary.models import Term
 from prepsite.content import CONTENT_DIR
 from questions.models import Bank, Question
@@ -45,6 +46,7 @@ related: [{related}]
 
 def write_tree(root: Path) -> Path:
     (root / "banks" / "tiny").mkdir(parents=True)
+    shutil.copytree(CONTENT_DIR / "presets", root / "presets")
     (root / "glossary").mkdir()
     (root / "banks" / "tiny" / "_bank.yaml").write_text(BANK)
     for order in (1, 2):
@@ -62,8 +64,9 @@ def load(path: Path, *args: str) -> str:
     return out.getvalue()
 
 
-def counts() -> tuple[int, int, int]:
-    return Bank.objects.count(), Question.objects.count(), Term.objects.count()
+def counts() -> tuple[int, int, int, int, int]:
+    return (Bank.objects.count(), Question.objects.count(), Term.objects.count(),
+            GpuPreset.objects.count(), ModelPreset.objects.count())  # fmt: skip
 
 
 @pytest.fixture
@@ -77,6 +80,8 @@ def test_it_creates_everything_and_reports_it(tree):
         "glossary terms: 2 created, 0 updated, 0 unchanged",
         "banks: 1 created, 0 updated, 0 unchanged",
         "questions: 2 created, 0 updated, 0 unchanged",
+        "GPU presets: 6 created, 0 updated, 0 unchanged",
+        "model presets: 7 created, 0 updated, 0 unchanged",
     ]
     question = Question.objects.get(slug="q1")
     assert question.bank.slug == "tiny"
@@ -95,6 +100,8 @@ def test_loading_twice_changes_nothing(tree):
         "glossary terms: 0 created, 0 updated, 2 unchanged",
         "banks: 0 created, 0 updated, 1 unchanged",
         "questions: 0 created, 0 updated, 2 unchanged",
+        "GPU presets: 0 created, 0 updated, 6 unchanged",
+        "model presets: 0 created, 0 updated, 7 unchanged",
     ]
     assert sorted(Question.objects.values_list("updated", flat=True)) == stamps
 
@@ -115,8 +122,10 @@ def test_changed_terms_count_as_an_update(tree):
 
 
 def test_check_validates_and_writes_nothing(tree):
-    assert load(tree, "--check") == "OK: 2 glossary terms, 1 banks, 2 questions are valid.\n"
-    assert counts() == (0, 0, 0)
+    assert load(tree, "--check") == (
+        "OK: 2 glossary terms, 1 banks, 2 questions, 6 GPU presets and 7 model presets are valid.\n"
+    )
+    assert counts() == (0, 0, 0, 0, 0)
 
 
 BROKEN = [
@@ -153,6 +162,8 @@ BROKEN = [
      "content/glossary/prefill.yaml: related: unknown glossary term “decode”"),
     ("glossary/prefill.yaml", "aliases: [prompt pass]", "aliases: [KV cache]",
      "content/glossary/prefill.yaml: aliases: “KV cache” already names the term “kv-cache”"),
+    ("presets/gpus.yaml", "bandwidth_tbs: 3.35", "bandwidth_tbs: fast",
+     "content/presets/gpus.yaml: gpus[h100-sxm].bandwidth_tbs:"),
     ("glossary/prefill.yaml", "values: {kv_bytes: 1}", "values: {kv_bytes: 8}",
      "content/glossary/prefill.yaml: values: kv_bytes: Must be at most 4."),
 ]  # fmt: skip
@@ -167,7 +178,7 @@ def test_a_broken_file_is_refused_with_its_file_and_field_and_nothing_is_written
         load(tree)
     assert str(refused.value).startswith("Refused, nothing was written. ")
     assert message in str(refused.value).replace(str(tree.parent) + "/", "")
-    assert counts() == (0, 0, 0)
+    assert counts() == (0, 0, 0, 0, 0)
 
 
 def test_a_broken_file_leaves_earlier_content_exactly_as_it_was(tree):
@@ -193,4 +204,4 @@ def test_the_shipped_content_loads_completely(no_content, tmp_path):
     report = load(copy)
     assert "banks: 2 created" in report
     assert "questions: 19 created" in report
-    assert load(copy).count(" 0 created, 0 updated") == 3
+    assert load(copy).count(" 0 created, 0 updated") == 5

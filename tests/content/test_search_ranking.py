@@ -42,3 +42,12 @@ def test_matches_are_highlighted_and_the_rest_escaped():
 def test_an_empty_or_stop_word_query_finds_nothing():
     assert search(DOCS, "") == []
     assert search(DOCS, "the of and") == []
+
+
+def test_a_snippet_starts_at_the_sentence_that_matches():
+    long = Document(
+        "term", "/glossary/x/", "X", "Glossary",
+        body=[("Words before it fill the space here and there. " * 4 + "The first token waits for prefill.", 1)],
+    )  # fmt: skip
+    hit = search([long], "prefill")[0]
+    assert hit.snippet_html == "… The first token waits for <mark>prefill</mark>."

@@ -6,7 +6,7 @@ import math
 
 from .. import figures as fig
 from ..spec import Calculator, Explanation, Headline, Param
-from ..units import bytes_binary, count, integer, num, plural
+from ..units import bytes_binary, count, fraction_of_count, integer, num, plural
 
 GIB = 2**30
 PRECISIONS = ((2.0, "16-bit KV", fig.BLUE), (1.0, "8-bit KV", fig.ORANGE), (0.5, "4-bit KV", fig.GREEN))
@@ -94,11 +94,13 @@ def explain(v, o) -> Explanation:
         f"Each token keeps a key and a value in every layer: 2 × {integer(v['layers'])} layers × "
         f"{integer(v['kv_heads'])} KV heads × {integer(v['head_dim'])} dims × {num(v['kv_bytes'])} bytes "
         f"= {integer(per_token) if per_token == int(per_token) else num(per_token)} bytes "
-        f"= {bytes_binary(per_token)} per token ({_precision(v['kv_bytes'])} cache).",
+        f"= {bytes_binary(per_token)} per token ({_precision(v['kv_bytes'])} cache). Count KV heads, not "
+        f"attention heads: with grouped-query attention several query heads share each KV head, which is what "
+        f"keeps this figure small.",
         f"One user at {integer(v['context_tokens'])} tokens of context holds "
         f"{integer(v['context_tokens'])} × {bytes_binary(per_token)} = {bytes_binary(per_user)}.",
         f"{num(v['free_gib'])} GiB free after the weights ÷ {num(per_user / GIB)} GiB per user "
-        f"= {num(o['users_exact'])} users.",
+        f"= {fraction_of_count(o['users_exact'])} users.",
         f"Round down: {count(o['users'], 'user')} {plural(o['users'], 'fits', 'fit')} at this context length. "
         f"Put another way, the cache holds "
         f"{integer(o['tokens_in_cache'])} tokens in flight, however they are shared out between users.",

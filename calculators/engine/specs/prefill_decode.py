@@ -124,6 +124,13 @@ def overlay(v, o, m: Measured) -> Overlay:
             f"({bytes_decimal(LAYERS * layer_bytes)}, no attention or embeddings) at the "
             f"{bandwidth(m.bandwidth_tbs * 1e12)} datasheet bandwidth."
         )
+        # When this page's model is the measured shape (within 10 % of its bytes), compare with the page's own figure.
+        if abs(o["weight_bytes"] - LAYERS * layer_bytes) <= 0.1 * LAYERS * layer_bytes and o["decode_tokens_per_s"]:
+            steps.append(
+                f"Against this page's whole-model figure of {rate(o['decode_tokens_per_s'])} "
+                f"({bytes_decimal(o['weight_bytes'])} of weights), the chip delivered "
+                f"{percent(measured / o['decode_tokens_per_s'])} of the theory."
+            )
     prefill = m.layer_at("bf16", 2048)
     if prefill is not None:
         measured_s = LAYERS * prefill["layer_s"]

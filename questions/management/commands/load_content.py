@@ -14,6 +14,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from calculators.preset_content import read_presets, save_presets
 from glossary.content import read_terms, save_terms
 from prepsite.content import CONTENT_DIR, ContentError
 from questions.content import read_banks, save_banks
@@ -37,13 +38,23 @@ class Command(BaseCommand):
         try:
             terms = read_terms(path)
             banks = read_banks(path, {term.slug for term in terms})
+            presets = read_presets(path)
         except ContentError as exc:
             raise CommandError(f"Refused, nothing was written. {exc}") from exc
         questions = sum(len(bank.questions) for bank in banks)
         if check:
-            self.stdout.write(f"OK: {len(terms)} glossary terms, {len(banks)} banks, {questions} questions are valid.")
+            self.stdout.write(
+                f"OK: {len(terms)} glossary terms, {len(banks)} banks, {questions} questions, "
+                f"{len(presets.gpus)} GPU presets and {len(presets.models)} model presets are valid."
+            )
             return
         with transaction.atomic():
-            results = {"glossary terms": save_terms(terms), **save_banks(banks)}
+            saved_presets = save_presets(presets)
+            results = {
+                "glossary terms": save_terms(terms),
+                **save_banks(banks),
+                "GPU presets": saved_presets["GpuPreset"],
+                "model presets": saved_presets["ModelPreset"],
+            }
         for kind, counts in results.items():
             self.stdout.write(summary(kind, counts))
