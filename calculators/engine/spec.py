@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .figures import round_traces
+
 if TYPE_CHECKING:
     from .measured import Measured
 
@@ -115,6 +117,7 @@ class Calculator:
             extra = self.overlay(inputs, outputs, measured)
             steps += extra.steps
             for index, traces in extra.traces.items():
+                round_traces(traces)
                 charts[index]["data"] += traces
         return Result(
             calculator=self,

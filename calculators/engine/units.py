@@ -31,10 +31,13 @@ def _significant(x: float, sig: int) -> tuple[float, int]:
     x = tidy(x)
     if x.is_integer() and x < 1e6:
         return x, max(1, len(str(int(x)).rstrip("0")))
-    for digits in range(1, sig + 1):
-        if float(f"{x:.{digits}g}") == x:
-            return x, digits
-    if x >= 100 and float(f"{x:.{sig + 1}g}") == x:
+    if x < 1e-300:  # subnormal doubles carry fewer digits than they print: find the fewest that give x back
+        digits = next((d for d in range(1, sig + 2) if float(f"{x:.{d}g}") == x), sig + 2)
+    else:  # the significant digits x really has (at most 12 after tidying), read off one formatting
+        digits = max(1, len(f"{x:.11e}".partition("e")[0].replace(".", "").rstrip("0")))
+    if digits <= sig:
+        return x, digits
+    if x >= 100 and digits == sig + 1:
         return x, sig + 1
     return float(f"{x:.{sig}g}"), sig
 

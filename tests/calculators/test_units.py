@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from calculators.engine import units
 
@@ -126,3 +128,32 @@ def test_a_fractional_count_never_reads_as_one_more_than_fits():
     assert fraction_of_count(183.7) == "183.7"
     assert fraction_of_count(0.999) == "0.999"
     assert fraction_of_count(29.0) == "29"
+
+
+def _significant_by_definition(x: float, sig: int):
+    """The rule written the slow, obvious way: the fewest digits that give x back."""
+    from calculators.engine.rounding import tidy
+
+    x = tidy(x)
+    if x.is_integer() and x < 1e6:
+        return x, max(1, len(str(int(x)).rstrip("0")))
+    for digits in range(1, sig + 1):
+        if float(f"{x:.{digits}g}") == x:
+            return x, digits
+    if x >= 100 and float(f"{x:.{sig + 1}g}") == x:
+        return x, sig + 1
+    return float(f"{x:.{sig}g}"), sig
+
+
+@given(
+    st.one_of(
+        st.floats(min_value=5e-324, max_value=1e15, allow_nan=False, allow_infinity=False),
+        st.decimals(min_value=0, max_value=100000, places=4).map(float),
+    ),
+    st.integers(min_value=2, max_value=4),
+)
+def test_significant_digits_are_read_off_one_formatting_as_the_definition_says(x, sig):
+    from calculators.engine.units import _significant
+
+    if x > 0:
+        assert _significant(x, sig) == _significant_by_definition(x, sig)

@@ -18,6 +18,7 @@ never drains ends up making every arrival wait.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -156,8 +157,12 @@ def erlang_c_curve(slots: int, loads) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=1024)
 def knee_utilization(slots: int) -> float:
-    """Utilisation at which Erlang C reaches 5 %: below it, p95 TTFT is the bare prefill."""
+    """Utilisation at which Erlang C reaches 5 %: below it, p95 TTFT is the bare prefill.
+
+    A function of the slot count alone, and 0.3 ms to find: kept for the slot counts in use.
+    """
     lo, hi = 0.0, 1.0
     for _ in range(3):  # 32 points a round: the bracket ends 1/33³ ≈ 3 × 10⁻⁵ wide
         grid = np.linspace(lo, hi, 34)[1:-1]
