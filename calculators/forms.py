@@ -117,6 +117,25 @@ def bind(calculator: Calculator, query, filled: dict[str, float | int] | None = 
     return form_class(calculator)(data)
 
 
+def valid_values(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> dict | None:
+    """The cleaned values when every input is valid, by the form's own fields and rules; None if any is not.
+
+    A bound form's machinery costs about 0.1 ms, a tenth of a slider update: the
+    common, valid case runs the same field cleaning without it, and callers build
+    the form only to report errors (or to draw the inputs on a full page).
+    """
+    filled = filled or {}
+    values = {}
+    for name, field in form_class(calculator).base_fields.items():
+        default = plain(filled.get(name, field.param.coerce(field.param.default)))
+        raw = query.get(name, default)
+        try:
+            values[name] = field.clean(raw)
+        except forms.ValidationError:
+            return None
+    return None if calculator.rules(values) else values
+
+
 def fallback_values(form: CalculatorForm) -> dict[str, float | int]:
     """The values to show a result for while some are wrong: the valid ones, defaults elsewhere.
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 from .engine import presets as engine_presets
 from .engine import registry
 from .engine.spec import Calculator
-from .forms import bind, fallback_values
+from .forms import bind, fallback_values, valid_values
 from .jsonresponse import JSONResponse, script_json
 from .models import GpuPreset, ModelPreset
 from .preset_query import LABELS, choose, picker_data, picker_names, pickers
@@ -32,12 +32,17 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
 
 
-def _bind(calculator: Calculator, query):
+def _bind(calculator: Calculator, query, *, need_form: bool = True):
+    """Presets chosen, the form (None when not needed and all is valid), the valid values or None, the errors."""
     chosen = choose(calculator, query)
+    if not need_form and not chosen.errors:
+        values = valid_values(calculator, query, chosen.values)
+        if values is not None:
+            return chosen, None, values, {}
     form = bind(calculator, query, chosen.values)
     valid = form.is_valid() and not chosen.errors
     errors = {**chosen.errors, **{name: list(messages) for name, messages in form.errors.items()}}
-    return chosen, form, valid, errors
+    return chosen, form, form.cleaned_data if valid else None, errors
 
 
 def _applied(request: HttpRequest, calculator: Calculator) -> HttpResponseRedirect:
@@ -60,11 +65,12 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
     htmx = _is_htmx(request)
     if "apply" in request.GET and not htmx:
         return _applied(request, calculator)
-    chosen, form, valid, errors = _bind(calculator, request.GET)
+    chosen, form, values, errors = _bind(calculator, request.GET, need_form=not htmx)
+    valid = values is not None
     status = 200 if valid else 400
     if htmx:
         if valid:
-            result = calculator.run(form.cleaned_data, measured=chosen.measured)
+            result = calculator.run(values, measured=chosen.measured)
             context = {
                 "calculator": calculator,
                 "result": result,
@@ -79,7 +85,7 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
             context = {"slots": [(name, errors.get(name, [])) for name in slots], "errors": _labelled(form, errors)}
             response = render(request, "calculators/detail.html#errors", context, status=status)
     else:
-        values = form.cleaned_data if valid else fallback_values(form)
+        values = values if valid else fallback_values(form)
         result = calculator.run(values, measured=chosen.measured)
         shown = pickers(calculator, chosen)
         options = {p["name"]: p["options"] for p in shown}
@@ -179,8 +185,8 @@ def api_detail(request: HttpRequest, slug: str) -> JSONResponse:
         return JSONResponse(
             {"errors": {"slug": [f"There is no calculator called “{slug}”. Known: {known}."]}}, status=404
         )
-    chosen, form, valid, errors = _bind(calculator, request.GET)
-    if not valid:
+    chosen, _, values, errors = _bind(calculator, request.GET, need_form=False)
+    if values is None:
         return JSONResponse({"errors": errors}, status=400)
-    body = calculator.run(form.cleaned_data, measured=chosen.measured).as_json()
+    body = calculator.run(values, measured=chosen.measured).as_json()
     return JSONResponse({**body, "presets": chosen.echo()})

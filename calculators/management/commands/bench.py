@@ -178,11 +178,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
         parser.add_argument("--runs", type=int, default=300, help="in-process renders per calculator")
-        parser.add_argument("--seconds", type=float, default=5.0, help="length of each HTTP load phase")
+        parser.add_argument("--seconds", type=float, default=5.0, help="seconds of each kind of HTTP load")
         parser.add_argument("--threads", type=int, default=8, help="concurrent keep-alive clients")
+        parser.add_argument("--rounds", type=int, default=5, help="alternating healthz/update rounds")
         parser.add_argument("--edits", type=int, default=20, help="values typed in the browser")
 
-    def handle(self, *args, port: int, runs: int, seconds: float, threads: int, edits: int, **options):
+    def handle(self, *args, port: int, runs: int, seconds: float, threads: int, rounds: int, edits: int, **options):
         try:
             status, body, _ = fetch(port, "/healthz")
         except OSError as error:
@@ -198,14 +199,26 @@ class Command(BaseCommand):
         write(f"1. In-process htmx fragment render, {runs} renders per calculator (ms)")
         call_command("bench_calculators", runs=runs, stdout=self.stdout)
 
-        write(f"\n2. HTTP on loopback: {threads} keep-alive clients x {seconds:g} s per phase, back to back")
-        healthz_ok, healthz_failed = hammer(port, [("/healthz", BROWSER_HEADERS)], seconds, threads)
+        write(
+            f"\n2. HTTP on loopback: {threads} keep-alive clients, {seconds:g} s of each kind in {rounds} alternating "
+            f"rounds (so drift in the machine's speed hits both alike)"
+        )
         fragment = {**BROWSER_HEADERS, "HX-Request": "true"}
-        updates_ok, updates_failed = hammer(port, [(p, fragment) for p in update_paths()], seconds, threads)
+        updates = [(p, fragment) for p in update_paths()]
+        healthz_ok = updates_ok = 0
+        healthz_failed, updates_failed, ratios = [], [], []
+        for round_ in range(rounds):
+            ok_h, failed = hammer(port, [("/healthz", BROWSER_HEADERS)], seconds / rounds, threads)
+            healthz_ok, healthz_failed = healthz_ok + ok_h, healthz_failed + failed
+            start = round_ * len(updates) // rounds  # each round carries on through new values
+            ok_u, failed = hammer(port, updates[start:] + updates[:start], seconds / rounds, threads)
+            updates_ok, updates_failed = updates_ok + ok_u, updates_failed + failed
+            ratios.append(ok_u / ok_h if ok_h else 0.0)
         healthz_rate, updates_rate = healthz_ok / seconds, updates_ok / seconds
         write(f"{'/healthz requests/s':<28} {healthz_rate:>9.0f}   failed {len(healthz_failed)}")
         write(f"{'slider updates/s':<28} {updates_rate:>9.0f}   failed {len(updates_failed)}")
         write(f"{'ratio updates / healthz':<28} {updates_rate / healthz_rate:>9.2f}   (target >= 0.5)")
+        write(f"{'  per round':<28} {' '.join(f'{r:.2f}' for r in ratios)}")
 
         write("\n3. Bytes on the wire (Accept-Encoding: br, gzip; headers included)")
         slug = "kv-capacity"
