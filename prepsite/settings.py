@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "prepsite.middleware.PageGZipMiddleware",  # first, so it compresses the finished response
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "prepsite.middleware.CSPMiddleware",  # django-csp, with the site policy built once

@@ -36,7 +36,7 @@ def test_the_page_has_a_slider_and_number_box_per_input_and_the_worked_answer(cl
     calculator = registry.get(slug)
     response = client.get(f"/calculators/{slug}/")
     assert response.status_code == 200
-    assert response["Vary"] == "HX-Request"
+    assert "HX-Request" in response["Vary"]
     html = response.content.decode()
     result = calculator.run(calculator.defaults)
     for p in calculator.params:
@@ -60,7 +60,7 @@ def test_the_fragment_holds_only_the_results(client, slug):
     calculator = registry.get(slug)
     response = client.get(f"/calculators/{slug}/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    assert response["Vary"] == "HX-Request"
+    assert "HX-Request" in response["Vary"]
     html = response.content.decode()
     assert "<html" not in html and "<form" not in html and 'type="range"' not in html
     assert '<ol class="steps">' in html

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from calculators.engine import registry
-from calculators.management.commands.bench import AssetLinks, fetch, hammer
+from calculators.management.commands.bench import AssetLinks, fetch, hammer, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def server(tmp_path_factory):
 
 def assets(port: int, path: str = "/calculators/kv-capacity/") -> list[str]:
     links = AssetLinks()
-    links.feed(fetch(port, path)[1].decode())
+    links.feed(text_of(fetch(port, path)[1]))
     return links.urls
 
 
@@ -88,6 +88,15 @@ def test_the_page_is_served_with_debug_off_and_hashed_asset_names(server):
     urls = assets(server)
     assert len(urls) == 5
     assert all(re.search(r"\.[0-9a-f]{12}\.(js|css|svg)$", url) for url in urls), urls
+
+
+def test_pages_travel_gzipped_and_slider_updates_plain(server):
+    page_status, page, page_bytes = fetch(server, "/calculators/kv-capacity/")
+    assert page_status == 200 and page[:2] == b"\x1f\x8b"
+    assert "<h1>" in text_of(page) and page_bytes < 8_000
+    update = fetch(server, "/calculators/kv-capacity/?layers=41", {"HX-Request": "true"})
+    assert update[0] == 200
+    assert b'<dl class="headlines">' in update[1][:200]  # plain HTML, not gzip
 
 
 @pytest.mark.parametrize(("encoding", "expected"), [("br", "br"), ("gzip", "gzip"), ("br, gzip", "br")])

@@ -17,6 +17,7 @@ with the server, so the rates are lower bounds; the ratio is the figure to read.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import itertools
 import os
@@ -64,6 +65,11 @@ def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[
         return response.status, body, head + len(body)
     finally:
         connection.close()
+
+
+def text_of(body: bytes) -> str:
+    """A body as text, gunzipped if the server compressed it (pages are; htmx fragments are not)."""
+    return (gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body).decode()
 
 
 def hammer(port: int, requests, seconds: float, threads: int) -> tuple[int, list[str]]:
@@ -226,7 +232,7 @@ class Command(BaseCommand):
         if status != 200:
             raise CommandError(f"/calculators/{slug}/ answered {status}")
         links = AssetLinks()
-        links.feed(page.decode())
+        links.feed(text_of(page))
         total = page_bytes
         write(f"  {f'/calculators/{slug}/':<58} {page_bytes:>9,}")
         for url in links.urls:
