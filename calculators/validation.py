@@ -60,6 +60,18 @@ def run_at(slug: str, values: dict[str, Any]) -> Result:
     return calculator.run(form.cleaned_data)
 
 
+def result_or_errors(slug: str, values: Any) -> tuple[Result | None, list[str]]:
+    """The result at stored values, or the messages saying why there is none (never an exception).
+
+    Stored values were valid when saved, but a calculator's bounds can change
+    later: a page then says what is wrong instead of failing.
+    """
+    errors = calculator_value_errors(slug, values)
+    if errors:
+        return None, flat_errors(errors)
+    return run_at(slug, values), []
+
+
 def query_string(values: dict[str, Any]) -> str:
     """Values as a link's query string, written the way the number boxes write them."""
     from urllib.parse import urlencode

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from calculators.engine import registry
 from calculators.jsonresponse import JSONResponse
-from calculators.validation import query_string, run_at
+from calculators.validation import query_string, result_or_errors
 from prepsite.markup import Linker, plain_text
 
 from .models import Term
@@ -60,7 +60,7 @@ def term(request: HttpRequest, slug: str) -> HttpResponse:
     calculator = registry.get(term.calculator) if term.calculator else None
     if calculator is not None:
         context["calculator"] = calculator
-        context["result"] = run_at(term.calculator, term.values)
+        context["result"], context["worked_errors"] = result_or_errors(term.calculator, term.values)
         url = f"/calculators/{calculator.slug}/"
         context["calculator_url"] = f"{url}?{query_string(term.values)}" if term.values else url
     return render(request, "glossary/term.html", context)

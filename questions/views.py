@@ -9,7 +9,7 @@ from django.views.decorators.http import require_safe
 
 from calculators.engine import registry
 from calculators.jsonresponse import JSONResponse, script_json
-from calculators.validation import run_at
+from calculators.validation import result_or_errors
 from glossary.models import Term
 from prepsite.markup import Linker, plain_text
 
@@ -44,7 +44,7 @@ def question(request: HttpRequest, slug: str) -> HttpResponse:
     index = next(i for i, (s, _) in enumerate(siblings) if s == question.slug)
     terms = list(question.terms.order_by("term"))
     link = Linker(term.link() for term in terms)
-    result = run_at(question.calculator, question.values)
+    result, worked_errors = result_or_errors(question.calculator, question.values)
     calculator = registry.get(question.calculator)
     return render(
         request,
@@ -63,8 +63,9 @@ def question(request: HttpRequest, slug: str) -> HttpResponse:
             "terms": terms,
             "calculator": calculator,
             "result": result,
-            "charts_json": script_json(result.charts),
-            "chart_titles": [chart["layout"]["title"]["text"] for chart in result.charts],
+            "worked_errors": worked_errors,
+            "charts_json": script_json(result.charts) if result else "[]",
+            "chart_titles": [chart["layout"]["title"]["text"] for chart in result.charts] if result else [],
             "description": plain_text(question.question_html)[:200],
         },
     )

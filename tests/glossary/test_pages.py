@@ -62,3 +62,10 @@ def test_the_api_lists_every_term(client, content):
     assert kv["url"] == "http://testserver/glossary/kv-cache/"
     assert {"slug", "term", "url"} <= set(kv)
     assert [item["term"] for item in data] == sorted((item["term"] for item in data), key=str)
+
+
+def test_a_term_whose_example_values_no_longer_fit_says_so_instead_of_failing(client, content):
+    Term.objects.filter(slug="kv-cache").update(values={"kv_bytes": 99})
+    response = client.get("/glossary/kv-cache/")
+    assert response.status_code == 200
+    assert "out of range: kv_bytes: Must be at most 4." in response.content.decode()

@@ -94,3 +94,22 @@ def test_a_question_page_lists_its_terms(client, content):
 def test_pages_refuse_post(client, content):
     assert client.post("/").status_code == 405
     assert client.post("/questions/request-lifecycle/").status_code == 405
+
+
+def test_a_question_whose_stored_values_no_longer_fit_says_so_instead_of_failing(client, content):
+    Question.objects.filter(slug="users-per-gpu").update(values={"free_gib": -1})
+    response = client.get("/questions/users-per-gpu/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        "The worked answer cannot be computed from this question's stored values: free_gib: Must be at least 0.01."
+        in html
+    )
+
+
+def test_a_question_with_an_unknown_calculator_still_renders(client, content):
+    Question.objects.filter(slug="users-per-gpu").update(calculator="gone")
+    response = client.get("/questions/users-per-gpu/")
+    assert response.status_code == 200
+    assert "There is no calculator called “gone”" in response.content.decode()
+    assert "Open in calculator" not in response.content.decode()
