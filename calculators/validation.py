@@ -8,20 +8,26 @@ content file or the admin too, with the same message.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
 
 from .engine import registry
 from .engine.spec import Result
 from .forms import form_class, plain
 
 
-def calculator_value_errors(slug: str, values: Any) -> dict[str, list[str]]:
-    """Messages by input name ("calculator" for the slug itself); empty when all is well."""
+def checked(slug: str, values: Any) -> tuple[dict | None, dict[str, list[str]]]:
+    """Stored values cleaned by the calculator's own form, or None and the messages by input name.
+
+    "calculator" names the slug itself when there is no such calculator.
+    """
     calculator = registry.get(slug or "")
     if calculator is None:
         known = ", ".join(c.slug for c in registry.all_calculators())
-        return {"calculator": [f"There is no calculator called “{slug}”. Known: {known}."]}
+        return None, {"calculator": [f"There is no calculator called “{slug}”. Known: {known}."]}
     if not isinstance(values, dict):
-        return {"values": ["Give the values as a mapping of input name to number."]}
+        return None, {"values": ["Give the values as a mapping of input name to number."]}
     names = {p.name for p in calculator.params}
     errors: dict[str, list[str]] = {}
     for name in values:
@@ -37,27 +43,21 @@ def calculator_value_errors(slug: str, values: Any) -> dict[str, list[str]]:
             continue
         data[param.name] = plain(value)
     if errors:
-        return errors
+        return None, errors
     form = form_class(calculator)(data)
     if not form.is_valid():
-        return {name: list(messages) for name, messages in form.errors.items()}
-    return {}
+        return None, {name: list(messages) for name, messages in form.errors.items()}
+    return form.cleaned_data, {}
+
+
+def calculator_value_errors(slug: str, values: Any) -> dict[str, list[str]]:
+    """Messages by input name; empty when all is well."""
+    return checked(slug, values)[1]
 
 
 def flat_errors(errors: dict[str, list[str]]) -> list[str]:
     return [f"{name}: {message}" if name not in {"calculator", "__all__"} else message
             for name, messages in errors.items() for message in messages]  # fmt: skip
-
-
-def run_at(slug: str, values: dict[str, Any]) -> Result:
-    """The calculator's result at stored values (validated first: callers check errors)."""
-    calculator = registry.get(slug)
-    if calculator is None:
-        raise LookupError(slug)
-    form = form_class(calculator)({p.name: plain(values.get(p.name, p.default)) for p in calculator.params})
-    if not form.is_valid():
-        raise ValueError(flat_errors({k: list(v) for k, v in form.errors.items()}))
-    return calculator.run(form.cleaned_data)
 
 
 def result_or_errors(slug: str, values: Any) -> tuple[Result | None, list[str]]:
@@ -66,14 +66,13 @@ def result_or_errors(slug: str, values: Any) -> tuple[Result | None, list[str]]:
     Stored values were valid when saved, but a calculator's bounds can change
     later: a page then says what is wrong instead of failing.
     """
-    errors = calculator_value_errors(slug, values)
-    if errors:
+    cleaned, errors = checked(slug, values)
+    if cleaned is None:
         return None, flat_errors(errors)
-    return run_at(slug, values), []
+    return registry.get(slug).run(cleaned), []
 
 
-def query_string(values: dict[str, Any]) -> str:
-    """Values as a link's query string, written the way the number boxes write them."""
-    from urllib.parse import urlencode
-
-    return urlencode({name: plain(value) for name, value in values.items()})
+def calculator_url(slug: str, values: dict[str, Any]) -> str:
+    """The calculator's page at these values, written the way the number boxes write them."""
+    url = reverse("calculators:detail", args=[slug])
+    return f"{url}?{urlencode({name: plain(value) for name, value in values.items()})}" if values else url

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from calculators.engine import registry
 from calculators.jsonresponse import JSONResponse
-from calculators.validation import query_string, result_or_errors
+from calculators.validation import calculator_url, result_or_errors
 from prepsite.markup import Linker, plain_text
 
 from .models import Term
@@ -61,8 +61,7 @@ def term(request: HttpRequest, slug: str) -> HttpResponse:
     if calculator is not None:
         context["calculator"] = calculator
         context["result"], context["worked_errors"] = result_or_errors(term.calculator, term.values)
-        url = f"/calculators/{calculator.slug}/"
-        context["calculator_url"] = f"{url}?{query_string(term.values)}" if term.values else url
+        context["calculator_url"] = calculator_url(term.calculator, term.values)
     return render(request, "glossary/term.html", context)
 
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from calculators.validation import calculator_value_errors, flat_errors, run_at
+from calculators.engine import registry
+from calculators.engine.spec import Result
+from calculators.validation import checked, flat_errors
 from prepsite.content import ContentError, Fields, read_yaml, set_m2m, upsert, yaml_files
 
 from .models import Difficulty
@@ -41,9 +43,8 @@ class BankRecord:
     questions: list[QuestionRecord] = field(default_factory=list)
 
 
-def worked_text(slug: str, values: dict[str, Any]) -> str:
+def worked_text(result: Result) -> str:
     """Everything the worked answer shows, as one string to search for checks."""
-    result = run_at(slug, values)
     return "\n".join([*result.steps, result.conclusion, *(f"{label} {value}" for label, value in result.headlines)])
 
 
@@ -55,12 +56,12 @@ def read_question(path: Path, term_slugs: set[str]) -> QuestionRecord:
         raise f.error("difficulty", f"“{difficulty}” is not one of: {', '.join(Difficulty.values)}")
     calculator = f.slug("calculator")
     values = f.mapping("values")
-    errors = calculator_value_errors(calculator, values)
-    if errors:
+    cleaned, errors = checked(calculator, values)
+    if cleaned is None:
         raise f.error("calculator" if "calculator" in errors else "values", " ".join(flat_errors(errors)))
     checks = f.text_list("checks")
     if checks:
-        shown = worked_text(calculator, values)
+        shown = worked_text(registry.get(calculator).run(cleaned))
         for check in checks:
             if check not in shown:
                 raise f.error("checks", f"the worked answer at these values does not show “{check}”")

@@ -76,10 +76,9 @@ class Question(models.Model):
         return reverse("questions:question", args=[self.slug])
 
     def calculator_url(self) -> str:
-        from calculators.validation import query_string
+        from calculators.validation import calculator_url
 
-        url = reverse("calculators:detail", args=[self.calculator])
-        return f"{url}?{query_string(self.values)}" if self.values else url
+        return calculator_url(self.calculator, self.values)
 
     def clean(self) -> None:
         from calculators.validation import calculator_value_errors, flat_errors
