@@ -1,16 +1,39 @@
 /* Calculator pages: pair each slider with its number box, draw the charts the
    server sends, keep error marks in step with the server's answers, copy the
-   link. No inline script anywhere, so a strict Content-Security-Policy holds. */
+   link. Question pages use only the charts, drawn when the answer is opened.
+   No inline script anywhere, so a strict Content-Security-Policy holds. */
 (function () {
   "use strict";
-  var form = document.getElementById("calc-form");
-  if (!form) return;
-
   var PLOT_CONFIG = {
     responsive: true,
     displaylogo: false,
     modeBarButtonsToRemove: ["select2d", "lasso2d", "autoScale2d", "toggleSpikelines"]
   };
+
+  /* ---- charts ----------------------------------------------------------- */
+
+  function drawCharts() {
+    var data = document.getElementById("chart-data");
+    if (!data || !window.Plotly) return;
+    var figures = JSON.parse(data.textContent);
+    figures.forEach(function (figure, index) {
+      var plot = document.getElementById("chart-" + index);
+      if (plot) window.Plotly.react(plot, figure.data, figure.layout, PLOT_CONFIG);
+    });
+  }
+
+  var form = document.getElementById("calc-form");
+  if (!form) {
+    // A question page: the worked answer sits in a closed <details>, and
+    // plotly cannot size a hidden div, so draw the first time it opens.
+    var answer = document.querySelector("details.answer");
+    if (!answer || answer.open) return drawCharts();
+    answer.addEventListener("toggle", function drawOnce() {
+      answer.removeEventListener("toggle", drawOnce);
+      drawCharts();
+    });
+    return;
+  }
 
   /* ---- sliders ---------------------------------------------------------- */
 
@@ -68,18 +91,6 @@
         if (has) control.setAttribute("aria-invalid", "true");
         else control.removeAttribute("aria-invalid");
       }
-    });
-  }
-
-  /* ---- charts ----------------------------------------------------------- */
-
-  function drawCharts() {
-    var data = document.getElementById("chart-data");
-    if (!data || !window.Plotly) return;
-    var figures = JSON.parse(data.textContent);
-    figures.forEach(function (figure, index) {
-      var plot = document.getElementById("chart-" + index);
-      if (plot) window.Plotly.react(plot, figure.data, figure.layout, PLOT_CONFIG);
     });
   }
 
