@@ -104,17 +104,21 @@ def plain(value: float | int) -> str:
     return repr(value)
 
 
-def bind(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> CalculatorForm:
-    """A bound form: a parameter left out takes what a preset filled, else its default; ``name=`` is an error.
+def form_data(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> dict[str, str]:
+    """Each input's raw text: the query's, else what a preset filled, else the default. ``name=`` stays empty.
 
     Explicit parameters always win over presets.
     """
     filled = filled or {}
-    data = {
+    return {
         p.name: query[p.name] if p.name in query else plain(filled.get(p.name, p.coerce(p.default)))
         for p in calculator.params
     }
-    return form_class(calculator)(data)
+
+
+def bind(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> CalculatorForm:
+    """A bound form over ``form_data``: it reports every error, beside its field."""
+    return form_class(calculator)(form_data(calculator, query, filled))
 
 
 def valid_values(calculator: Calculator, query, filled: dict[str, float | int] | None = None) -> dict | None:
@@ -124,13 +128,11 @@ def valid_values(calculator: Calculator, query, filled: dict[str, float | int] |
     common, valid case runs the same field cleaning without it, and callers build
     the form only to report errors (or to draw the inputs on a full page).
     """
-    filled = filled or {}
+    data = form_data(calculator, query, filled)
     values = {}
     for name, field in form_class(calculator).base_fields.items():
-        default = plain(filled.get(name, field.param.coerce(field.param.default)))
-        raw = query.get(name, default)
         try:
-            values[name] = field.clean(raw)
+            values[name] = field.clean(data[name])
         except forms.ValidationError:
             return None
     return None if calculator.rules(values) else values

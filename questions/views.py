@@ -71,7 +71,7 @@ def question(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def documents(request: HttpRequest) -> list[Document]:
+def documents() -> list[Document]:
     docs = []
     for q in Question.objects.select_related("bank").order_by("bank__order", "order"):
         docs.append(
@@ -104,7 +104,7 @@ def documents(request: HttpRequest) -> list[Document]:
 @require_safe
 def search_page(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
-    hits = search(documents(request), query) if query else []
+    hits = search(documents(), query) if query else []
     return render(request, "questions/search.html", {"query": query, "hits": hits})
 
 
