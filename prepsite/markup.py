@@ -5,7 +5,7 @@
 page, whatever is pasted into a content file or the admin. Rendering costs far
 more than reading a stored string, so models render on save and keep the HTML.
 
-``autolink`` adds glossary links to already-safe HTML: the first occurrence of
+``Linker`` adds glossary links to already-safe HTML: the first occurrence of
 each term, only in plain text (never inside a link, code or a heading), so a
 page reads naturally and no link lands inside another.
 """
@@ -146,7 +146,3 @@ class Linker:
             )
 
         return self.pattern.sub(replace, text)
-
-
-def autolink(html_text: str, links: Iterable[Link]) -> str:
-    return Linker(links)(html_text)

@@ -2,12 +2,16 @@
 
 import pytest
 
-from prepsite.markup import Link, Linker, autolink, plain_text, render_inline, render_markdown
+from prepsite.markup import Link, Linker, plain_text, render_inline, render_markdown
 
 KV = Link(key="kv-cache", phrases=("KV cache",), url="/glossary/kv-cache/", title="KV cache")
 TTFT = Link(key="ttft", phrases=("Time to first token", "TTFT"), url="/glossary/time-to-first-token/", title="TTFT")
 BATCHING = Link(key="batching", phrases=("batching",), url="/glossary/batching/", title="Batching")
 CONTINUOUS = Link(key="cb", phrases=("continuous batching",), url="/glossary/continuous-batching/", title="CB")
+
+
+def link_once(html: str, links: list[Link]) -> str:
+    return Linker(links)(html)
 
 
 def test_markdown_renders_paragraphs_emphasis_code_and_lists():
@@ -49,7 +53,7 @@ def test_plain_text_strips_tags_and_unescapes():
 
 
 def test_autolink_links_only_the_first_occurrence():
-    html = autolink("<p>The KV cache grows. The KV cache fills memory.</p>", [KV])
+    html = link_once("<p>The KV cache grows. The KV cache fills memory.</p>", [KV])
     assert html == (
         '<p>The <a class="term" href="/glossary/kv-cache/" title="KV cache">KV cache</a> grows.'
         " The KV cache fills memory.</p>"
@@ -57,7 +61,7 @@ def test_autolink_links_only_the_first_occurrence():
 
 
 def test_autolink_never_links_inside_a_link_or_code():
-    html = autolink(
+    html = link_once(
         '<p><a href="https://x.example">the KV cache</a> and <code>KV cache</code>, then KV cache.</p>', [KV]
     )
     assert html == (
@@ -67,23 +71,23 @@ def test_autolink_never_links_inside_a_link_or_code():
 
 
 def test_autolink_leaves_pre_blocks_alone():
-    html = autolink("<pre><code>KV cache</code></pre><p>x</p>", [KV])
+    html = link_once("<pre><code>KV cache</code></pre><p>x</p>", [KV])
     assert 'class="term"' not in html
 
 
 def test_autolink_prefers_the_longest_phrase_and_matches_aliases_and_plurals():
-    html = autolink("<p>Continuous batching beats batching. TTFTs rise.</p>", [BATCHING, CONTINUOUS, TTFT])
+    html = link_once("<p>Continuous batching beats batching. TTFTs rise.</p>", [BATCHING, CONTINUOUS, TTFT])
     assert '<a class="term" href="/glossary/continuous-batching/" title="CB">Continuous batching</a>' in html
     assert '<a class="term" href="/glossary/batching/" title="Batching">batching</a>.' in html
     assert '<a class="term" href="/glossary/time-to-first-token/" title="TTFT">TTFTs</a>' in html
 
 
 def test_autolink_matches_whole_words_only():
-    assert autolink("<p>prebatching and batching-aware</p>", [BATCHING]) == "<p>prebatching and batching-aware</p>"
+    assert link_once("<p>prebatching and batching-aware</p>", [BATCHING]) == "<p>prebatching and batching-aware</p>"
 
 
 def test_autolink_handles_attributes_containing_angle_brackets():
-    html = autolink('<p><a href="/x" title="a>b">KV cache</a> KV cache</p>', [KV])
+    html = link_once('<p><a href="/x" title="a>b">KV cache</a> KV cache</p>', [KV])
     assert html.count('class="term"') == 1
     assert html.endswith("KV cache</a></p>")
 
