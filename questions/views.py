@@ -34,12 +34,26 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def bank(request: HttpRequest, slug: str) -> HttpResponse:
     bank = get_object_or_404(Bank, slug=slug)
-    return render(request, "questions/bank.html", {"bank": bank, "questions": bank.questions.order_by("order")})
+    return render(
+        request,
+        "questions/bank.html",
+        {"bank": bank, "questions": bank.questions.order_by("order"), "description": plain_text(bank.summary_html)},
+    )
+
+
+# The two views of a question, by their ?view= value; the candidate's is the default, at the bare URL.
+VIEWS = {"candidate": "Candidate view", "interviewer": "Interviewer view"}
 
 
 @require_safe
 def question(request: HttpRequest, slug: str) -> HttpResponse:
     question = get_object_or_404(Question.objects.select_related("bank"), slug=slug)
+    # A shared link that was cut short or mistyped still opens the question: in the candidate's view,
+    # which gives nothing away, with a note saying which views there are.
+    asked = request.GET.get("view", "candidate")
+    view = asked if asked in VIEWS else "candidate"
+    path = question.get_absolute_url()
+    share_path = path + ("?view=interviewer" if view == "interviewer" else "")
     siblings = list(question.bank.questions.order_by("order").values_list("slug", "title"))
     index = next(i for i, (s, _) in enumerate(siblings) if s == question.slug)
     terms = list(question.terms.order_by("term"))
@@ -66,7 +80,14 @@ def question(request: HttpRequest, slug: str) -> HttpResponse:
             "worked_errors": worked_errors,
             "charts_json": script_json(result.charts) if result else "[]",
             "chart_titles": [chart["layout"]["title"]["text"] for chart in result.charts] if result else [],
-            "description": plain_text(question.question_html)[:200],
+            "description": plain_text(question.question_html),
+            "view": view,
+            "interviewer": view == "interviewer",
+            "unknown_view": None if asked in VIEWS else asked[:40],
+            "candidate_url": path,
+            "interviewer_url": path + "?view=interviewer",
+            "share_path": share_path,
+            "share_url": request.build_absolute_uri(share_path),
         },
     )
 

@@ -1,6 +1,7 @@
 /* Calculator pages: pair each slider with its number box, draw the charts the
-   server sends, keep error marks in step with the server's answers, copy the
-   link. Question pages use only the charts, drawn when the answer is opened.
+   server sends, and keep error marks in step with the server's answers
+   (copy-link.js copies the link). Question pages use only the charts, drawn
+   when the answer is opened, or at once in the interviewer view.
    No inline script anywhere, so a strict Content-Security-Policy holds. */
 (function () {
   "use strict";
@@ -24,8 +25,9 @@
 
   var form = document.getElementById("calc-form");
   if (!form) {
-    // A question page: the worked answer sits in a closed <details>, and
-    // plotly cannot size a hidden div, so draw the first time it opens.
+    // A question page. The candidate's worked answer sits in a closed <details>,
+    // and plotly cannot size a hidden div, so draw the first time it opens; the
+    // interviewer view has no <details> and draws at once.
     var answer = document.querySelector("details.answer");
     if (!answer || answer.open) return drawCharts();
     answer.addEventListener("toggle", function drawOnce() {
@@ -138,24 +140,6 @@
     });
   }
 
-  /* ---- copy link -------------------------------------------------------- */
-
-  var copy = document.getElementById("copy-link");
-  var copyStatus = document.getElementById("copy-status");
-  if (copy) {
-    copy.hidden = false;
-    copy.addEventListener("click", function () {
-      var url = window.location.href;
-      var done = function () { copyStatus.textContent = "Link copied."; };
-      var failed = function () { copyStatus.textContent = "Copy this link: " + url; };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(done, failed);
-      } else {
-        failed();
-      }
-    });
-  }
-
   function refreshApiLink() {
     var link = document.getElementById("api-link");
     if (link) link.href = link.pathname + window.location.search;
@@ -168,7 +152,6 @@
     if (ok) showPresetNotice();
     if (ok) drawCharts();
     refreshApiLink();
-    if (copyStatus) copyStatus.textContent = "";
   });
 
   drawCharts();
