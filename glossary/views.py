@@ -55,7 +55,7 @@ def term(request: HttpRequest, slug: str) -> HttpResponse:
         "example_html": link(term.example_html),
         "related": related,
         "questions": term.questions.select_related("bank").order_by("bank__order", "order"),
-        "description": plain_text(term.definition_html)[:200],
+        "description": plain_text(term.definition_html),  # share_meta cuts it to length
     }
     calculator = registry.get(term.calculator) if term.calculator else None
     if calculator is not None:

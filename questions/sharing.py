@@ -23,6 +23,6 @@ def share_description(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
         return text
     cut = text[: limit - 1]
     space = cut.rfind(" ")
-    if space > limit // 2:
+    if text[limit - 1] != " " and space > limit // 2:  # the cut falls inside a word: drop that word
         cut = cut[:space]
     return cut.rstrip(" ,;:.-–—") + "…"
