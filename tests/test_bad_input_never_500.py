@@ -87,6 +87,7 @@ PATH_FAMILIES = [
     ("bank", lambda text: f"/banks/{quote(text, safe='')}/", check_html),
     ("question", lambda text: f"/questions/{quote(text, safe='')}/", check_html),
     ("glossary term", lambda text: f"/glossary/{quote(text, safe='')}/", check_html),
+    ("mock interview step", lambda text: f"/mock/{quote(text, safe='')}/", check_html),
 ]
 # Pages that take no path parameter (or a real one), hit with arbitrary query strings, q (search) included.
 FIXED_PAGES = [
@@ -94,6 +95,7 @@ FIXED_PAGES = [
     ("/calculators/", check_html),
     ("/banks/ai-serving-infrastructure/", check_html),
     ("/questions/request-lifecycle/", check_html),
+    ("/mock/", check_html),
     ("/glossary/", check_html),
     ("/glossary/kv-cache/", check_html),
     ("/search/", check_html),
@@ -150,3 +152,58 @@ def test_pages_without_parameters_ignore_any_query(page, query):
     assert response.status_code == 200, url
     if check:
         check(response, url)
+
+
+@pytest.mark.django_db
+@settings(max_examples=30, deadline=None)
+@given(view=st.one_of(VALUES, st.sampled_from(["interviewer", "candidate", "Interviewer"])))
+def test_any_view_of_a_question_is_a_page(view):
+    response = Client().get("/questions/request-lifecycle/", {"view": view})
+    assert response.status_code == 200
+    check_html(response, f"view={view!r}")
+
+
+# The mock interview's forms, posted by hand with anything in them. Lists of values too (checkboxes).
+FORM_VALUES = st.one_of(VALUES, st.lists(VALUES, max_size=3))
+MOCK_SETUP = st.fixed_dictionaries(
+    {},
+    optional={
+        "banks": st.one_of(FORM_VALUES, st.sampled_from(["inference", "ai-serving-infrastructure"])),
+        "difficulties": st.one_of(FORM_VALUES, st.sampled_from(["warm-up", "core", "hard"])),
+        "count": st.one_of(VALUES, st.integers(-5, 25).map(str)),
+        "minutes": st.one_of(VALUES, st.integers(-5, 35).map(str)),
+        "unknown": VALUES,
+    },
+)
+MOCK_STEP = st.fixed_dictionaries(
+    {},
+    optional={
+        "action": st.one_of(VALUES, st.sampled_from(["stop", "score", "end"])),
+        "covered": st.one_of(FORM_VALUES, st.lists(st.integers(-2, 8).map(str), max_size=6)),
+        "notes": st.text(max_size=50),
+    },
+)
+
+
+@pytest.mark.django_db
+@settings(max_examples=60, deadline=None)
+@given(data=MOCK_SETUP)
+def test_any_mock_setup_starts_an_interview_or_says_what_is_wrong(data):
+    response = Client().post("/mock/", data)
+    assert response.status_code in {303, 400}, data
+    if response.status_code == 303:
+        assert response["Location"] == "/mock/1/"
+    else:
+        assert 'class="status-error form-errors"' in response.content.decode()
+
+
+@pytest.mark.django_db
+@settings(max_examples=60, deadline=None)
+@given(number=st.integers(-1, 4), data=MOCK_STEP, then=st.integers(0, 4))
+def test_any_post_to_a_mock_question_moves_on_or_says_what_is_wrong(number, data, then):
+    client = Client()
+    client.post("/mock/", {"banks": ["inference"], "count": "3", "minutes": "1"})
+    response = client.post(f"/mock/{number}/", data)
+    assert response.status_code in {303, 400, 404}, (number, data)
+    for url in (f"/mock/{then}/", "/mock/summary/", "/mock/"):
+        check_html(client.get(url), url)

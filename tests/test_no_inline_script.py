@@ -60,7 +60,8 @@ def test_no_template_has_inline_script_handlers_or_htmx_eval(path):
 
 
 CONTENT_PAGES = ["/", "/banks/ai-serving-infrastructure/", "/questions/request-lifecycle/", "/glossary/",
-                 "/glossary/kv-cache/", "/search/?q=cache"]  # fmt: skip
+                 "/questions/request-lifecycle/?view=interviewer", "/glossary/kv-cache/", "/search/?q=cache",
+                 "/mock/"]  # fmt: skip
 CALCULATOR_PAGES = ["/calculators/", *(f"/calculators/{c.slug}/" for c in registry.all_calculators())]
 
 
@@ -69,3 +70,15 @@ def test_no_rendered_page_has_inline_script_handlers_or_htmx_eval(client, db, ur
     page = client.get(url).content.decode()
     fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert problems(page) == [] and problems(fragment) == []
+
+
+def test_no_mock_interview_page_has_inline_script_handlers_or_htmx_eval(client, db):
+    assert client.post("/mock/", {"banks": ["inference"], "count": 2, "minutes": 1}).status_code == 303
+    pages = [client.get("/mock/1/")]
+    client.post("/mock/1/", {"action": "stop"})
+    pages += [client.get("/mock/1/")]
+    client.post("/mock/1/", {"action": "score", "covered": ["0"]})
+    pages += [client.get("/mock/1/"), client.get("/mock/2/"), client.get("/mock/summary/"), client.get("/mock/9/")]
+    assert [p.status_code for p in pages] == [200, 200, 200, 200, 200, 404]
+    for page in pages:
+        assert problems(page.content.decode()) == []
