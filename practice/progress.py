@@ -91,15 +91,17 @@ def chart(learner: Learner, now: datetime, bank: Bank | None = None) -> dict:
                      hover="%{x}: %{y} due"),
     ]  # fmt: skip
     where = f" · {bank.title}" if bank else ""
+    peak = max(past.counts + ahead.counts)
     shape, note = figures.vline(today.isoformat(), "today")
     return figures.figure(
         f"Reviews, last {HISTORY_DAYS} days, and due, next {FORECAST_DAYS} days{where}",
         traces,
         figures.axis("Day (UTC)", type="date"),
-        figures.axis("Questions", rangemode="tozero"),
+        # Whole questions: a tick per question while the counts are small, never a half.
+        figures.axis("Questions", rangemode="tozero", **({"dtick": 1} if peak <= 8 else {"tickformat": "d"})),
         shapes=[shape],
         annotations=[note],
-        barmode="overlay",
+        barmode="group",  # today has both: reviews done and cards still due
     )
 
 

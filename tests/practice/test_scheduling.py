@@ -66,7 +66,7 @@ def test_a_higher_desired_retention_brings_reviews_sooner():
 
 @pytest.mark.parametrize("retention", [0.69, 0.995, 1.0, 0.0, float("nan")])
 def test_the_scheduler_refuses_a_retention_outside_its_bounds(retention):
-    with pytest.raises(ValueError, match="between 0.7 and 0.99"):
+    with pytest.raises(ValueError, match=r"between 0\.7 and 0\.99"):
         scheduling.scheduler(retention)
 
 
@@ -145,7 +145,8 @@ def test_a_streak_counts_consecutive_days_to_today_or_yesterday():
 def test_the_forecast_counts_overdue_cards_today_and_drops_those_past_its_end():
     today = date(2026, 3, 10)
     at = datetime(2026, 3, 10, 9, tzinfo=UTC)
-    dues = [at - timedelta(days=3), at, at + timedelta(days=1), at + timedelta(days=1, hours=2), at + timedelta(days=20)]
+    day = timedelta(days=1)
+    dues = [at - 3 * day, at, at + day, at + day + timedelta(hours=2), at + 20 * day]
     counts = scheduling.forecast(dues, today, 14)
     assert counts.days[0] == today and len(counts.days) == 14
     assert counts.counts[:3] == [2, 2, 0] and sum(counts.counts) == 4
