@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections import defaultdict
 
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
@@ -96,4 +97,11 @@ def merge_on_login(sender, request, user, **kwargs) -> None:
     if not browser.cards.exists() and not browser.reviews.exists():
         browser.delete()
         return
-    merge(browser, account)
+    counts = merge(browser, account)
+    joined = counts["moved"] + counts["replayed"]
+    messages.info(
+        request,
+        f"This browser's practice ({joined} question{'s' if joined != 1 else ''}, {counts['reviews']} "
+        f"review{'s' if counts['reviews'] != 1 else ''}) is now in your account.",
+        fail_silently=True,  # a login without the messages middleware (force_login in tests) still merges
+    )

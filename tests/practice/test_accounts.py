@@ -81,7 +81,11 @@ def test_logging_in_merges_the_browsers_progress_into_the_account(client, conten
     choose(client, banks=["ai-serving-infrastructure"], limit="5")
     one, two = rate(client, 3), rate(client, 1)
     browser = Learner.objects.get(browser__isnull=False)
-    assert log_in(client).status_code == 302
+    response = log_in(client)
+    assert response.status_code == 302 and response["Location"] == "/practice/"
+    assert "This browser&#x27;s practice (2 questions, 2 reviews) is now in your account." in (
+        client.get("/practice/").content.decode()
+    )
     assert not Learner.objects.filter(pk=browser.pk).exists()
     learner = Learner.objects.get(user=account)
     assert sorted(learner.cards.values_list("question__slug", flat=True)) == sorted([kept, one, two])
