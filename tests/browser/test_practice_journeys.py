@@ -64,7 +64,7 @@ def test_a_candidate_practises_with_the_mouse_from_the_home_page_to_progress(pra
     expect(page.locator("#total-reviews")).to_have_text("1")
     page.wait_for_function(
         "() => document.querySelector('#chart-0 .main-svg') && document.getElementById('chart-0').data"
-    )  # noqa: E501
+    )
     drawn = page.evaluate("() => document.getElementById('chart-0').data.map((t) => t.y.reduce((a, b) => a + b, 0))")
     assert drawn[0] == 1  # one review done today
     clean(page)
