@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from django.contrib import messages
+from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -119,7 +120,7 @@ def session(request: HttpRequest) -> HttpResponse:
     try:
         card = queue.record(learner, data["question"], data["rating"], at, seen=data["seen"], duration_ms=duration,
                             answer=data["answer"])  # fmt: skip
-    except queue.StaleRating:
+    except (queue.StaleRating, IntegrityError):  # IntegrityError: a simultaneous first rating created the card
         messages.info(request, "That question was already rated, so the second rating was not counted.")
     else:
         name = scheduling.RATING_NAMES[data["rating"]]
