@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "calculators",
     "questions",
     "glossary",
+    "practice",
 ]
 
 MIDDLEWARE = [
@@ -109,6 +110,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Candidates' accounts (/accounts/): Django's login and logout views; practice progress follows the login.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "practice:setup"
+LOGOUT_REDIRECT_URL = "questions:home"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -9,6 +9,8 @@ urlpatterns = [
     path("", include("calculators.urls")),
     path("", include("questions.urls")),
     path("", include("glossary.urls")),
+    path("practice/", include("practice.urls")),
+    path("accounts/", include("practice.accounts_urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

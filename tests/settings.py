@@ -11,3 +11,7 @@ import os
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 
 from prepsite.settings import *  # noqa: F403
+
+# Hashing a password the production way takes about a second on these shared cores, and the
+# account tests log in dozens of times; a fast hasher tests the same flows.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -88,6 +88,9 @@ PATH_FAMILIES = [
     ("question", lambda text: f"/questions/{quote(text, safe='')}/", check_html),
     ("glossary term", lambda text: f"/glossary/{quote(text, safe='')}/", check_html),
     ("mock interview step", lambda text: f"/mock/{quote(text, safe='')}/", check_html),
+    # Query parameters that name a bank: a preselection on setup, a filter on progress.
+    ("practice bank", lambda text: f"/practice/?bank={quote(text, safe='')}", check_html),
+    ("progress bank", lambda text: f"/practice/progress/?bank={quote(text, safe='')}", check_html),
 ]
 # Pages that take no path parameter (or a real one), hit with arbitrary query strings, q (search) included.
 FIXED_PAGES = [
@@ -104,6 +107,14 @@ FIXED_PAGES = [
     ("/api/glossary/", check_api),
     ("/api/presets/", check_api),
     ("/healthz", None),
+    ("/practice/", check_html),
+    ("/practice/session/", check_html),
+    ("/practice/progress/", check_html),
+    ("/practice/progress/export.json", check_api),
+    ("/practice/progress/export.csv", None),
+    ("/practice/progress/reset/", check_html),
+    ("/accounts/login/", check_html),
+    ("/accounts/register/", check_html),
 ]
 
 QUICK = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,3 +218,28 @@ def test_any_post_to_a_mock_question_moves_on_or_says_what_is_wrong(number, data
     assert response.status_code in {303, 400, 404}, (number, data)
     for url in (f"/mock/{then}/", "/mock/summary/", "/mock/"):
         check_html(client.get(url), url)
+# Forms posted to the practice pages: any value of any field is a redirect (done) or a 400 naming it.
+POSTS = [
+    ("/practice/", ["banks", "difficulties", "desired_retention", "daily_new_limit"], {302, 400}),
+    ("/practice/session/", ["question", "rating", "seen", "duration_ms", "shown_at", "answer"], {302, 400}),
+    ("/practice/progress/reset/", ["confirm"], {302, 400}),
+    ("/accounts/register/", ["username", "password1", "password2", "next"], {302, 400}),
+    ("/accounts/login/", ["username", "password", "next"], {200, 302}),  # Django's LoginView: errors are a 200
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("post", POSTS, ids=lambda p: p[0])
+def test_any_posted_form_gets_a_redirect_or_a_clear_answer(post):
+    url, fields, allowed = post
+    client = Client()
+
+    @QUICK
+    @given(data=st.fixed_dictionaries({}, optional={name: VALUES for name in [*fields, "unknown"]}))
+    def run(data):
+        response = client.post(url, data)
+        assert response.status_code in allowed, (url, data)
+        if response.status_code != 302:
+            assert "Traceback" not in response.content.decode()
+
+    run()

@@ -62,10 +62,12 @@ def test_no_template_has_inline_script_handlers_or_htmx_eval(path):
 CONTENT_PAGES = ["/", "/banks/ai-serving-infrastructure/", "/questions/request-lifecycle/", "/glossary/",
                  "/questions/request-lifecycle/?view=interviewer", "/glossary/kv-cache/", "/search/?q=cache",
                  "/mock/"]  # fmt: skip
+PRACTICE_PAGES = ["/practice/", "/practice/session/", "/practice/progress/", "/practice/progress/reset/",
+                  "/accounts/login/", "/accounts/register/"]  # fmt: skip
 CALCULATOR_PAGES = ["/calculators/", *(f"/calculators/{c.slug}/" for c in registry.all_calculators())]
 
 
-@pytest.mark.parametrize("url", CONTENT_PAGES + CALCULATOR_PAGES)
+@pytest.mark.parametrize("url", CONTENT_PAGES + PRACTICE_PAGES + CALCULATOR_PAGES)
 def test_no_rendered_page_has_inline_script_handlers_or_htmx_eval(client, db, url):
     page = client.get(url).content.decode()
     fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()

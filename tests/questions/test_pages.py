@@ -14,7 +14,7 @@ def test_home_lists_the_banks_with_their_question_counts_and_a_search_box(client
     assert '<a href="/banks/inference/">Inference</a>' in html
     assert "10 questions" in html and "9 questions" in html
     assert '<form class="search-box" method="get" action="/search/" role="search">' in html
-    assert 'href="/questions/request-lifecycle/">Start practising: question 1 of 10</a>' in html
+    assert 'href="/practice/?bank=ai-serving-infrastructure">Start practising</a>' in html
 
 
 def test_home_works_before_any_content_is_loaded(client, no_content):
