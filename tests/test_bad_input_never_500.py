@@ -218,6 +218,8 @@ def test_any_post_to_a_mock_question_moves_on_or_says_what_is_wrong(number, data
     assert response.status_code in {303, 400, 404}, (number, data)
     for url in (f"/mock/{then}/", "/mock/summary/", "/mock/"):
         check_html(client.get(url), url)
+
+
 # Forms posted to the practice pages: any value of any field is a redirect (done) or a 400 naming it.
 POSTS = [
     ("/practice/", ["banks", "difficulties", "desired_retention", "daily_new_limit"], {302, 400}),

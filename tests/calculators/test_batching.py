@@ -157,3 +157,12 @@ def test_with_kv_reads_the_chart_adds_the_weights_only_curve_and_no_crossover():
     chart = run("batching", context_tokens=4096).charts[0]
     assert "aggregate, weights read only" in [trace["name"] for trace in chart["data"]]
     assert chart["layout"]["shapes"] == []
+
+
+def test_a_crossover_too_large_for_a_float_is_explained_as_never_reached():
+    # 1e-306 B active parameters: 2e-297 FLOPs ÷ 989e12 FLOP/s ≈ 2e-309 s a user, and with no cache to read the
+    # crossover 20.9 ms ÷ 2e-309 s overflows to infinity, which the outputs report as null.
+    r = run("batching", active_params_b=1e-306, context_tokens=0)
+    assert r.outputs["compute_bound_reachable"] is True
+    assert r.outputs["compute_bound_batch"] is None
+    assert "larger than any number a float holds: in practice never" in text(r)

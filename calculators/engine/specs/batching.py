@@ -168,7 +168,13 @@ def explain(v, o) -> Explanation:
 
     kv_note = f", {bytes_decimal(kv_user)} a user here" if kv_user else ", left out here"
     cross = o["compute_bound_batch"]
-    if not o["compute_bound_reachable"]:
+    if o["compute_bound_reachable"] and cross is None:  # weight time ÷ a vanishing slack overflows a float
+        steps.append(
+            f"Each extra user adds only {one_compute} of arithmetic against the {seconds(t['weight_s'])} weight "
+            f"read, so compute would take over only at a batch larger than any number a float holds: in practice "
+            f"never, and the step stays memory-bound."
+        )
+    elif not o["compute_bound_reachable"]:
         steps.append(
             f"Each extra user adds {seconds(t['kv_s_per_user'])} of cache reading but only {one_compute} of "
             f"arithmetic, so the step never becomes compute-bound. The KV reads (KV tokens per user × bytes per "
