@@ -59,14 +59,18 @@ def read_yaml(path: Path) -> dict[str, Any]:
 class Fields:
     """Typed access to one file's mapping; every complaint names the file and the field."""
 
-    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str]):
+    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str], prefix: str = ""):
         self.path = path
         self.data = data
+        # Where the mapping sits inside its file, for files that hold many entries: ``gpus[h200]``.
+        self.prefix = prefix
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise ContentError(path, unknown[0], f"unknown field (allowed: {', '.join(sorted(allowed))})")
+            raise self.error(unknown[0], f"unknown field (allowed: {', '.join(sorted(allowed))})")
 
     def error(self, field: str, message: str) -> ContentError:
+        if self.prefix:
+            return ContentError(self.path, f"{self.prefix}.{field}" if field else self.prefix, message)
         return ContentError(self.path, field, message)
 
     def text(self, field: str, *, required: bool = True, max_length: int | None = None) -> str:
