@@ -44,6 +44,11 @@ def read_yaml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(path, None, f"cannot be read ({exc})") from exc
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path) -> dict[str, Any]:
+    """One YAML mapping from text that came from ``path`` (a file, an upload), or a ContentError."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

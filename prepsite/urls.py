@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("calculators.urls")),
     path("", include("questions.urls")),
     path("", include("glossary.urls")),
+    path("admin/content/", include("instructors.urls")),  # before the admin's catch-all
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]
