@@ -11,6 +11,7 @@ and is not stored, as in the content files.
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.urls import reverse_lazy
 
 from calculators.engine import registry
@@ -199,6 +200,14 @@ class CalculatorValuesForm(forms.ModelForm):
         """Further checks that need the calculator's result at these values (a question's ``checks``)."""
 
     def _post_clean(self):
+        if self.cleaned_values is None and self._errors:
+            return  # the inputs were not accepted: nothing will be saved, and the model's check would repeat them
         if self.cleaned_values is not None:
             self.instance.values = self.cleaned_values
         super()._post_clean()
+
+    def _update_errors(self, errors):
+        # The model's own clean() names "values"; here those are the inputs, so say it above them.
+        if hasattr(errors, "error_dict") and "values" in errors.error_dict:
+            errors.error_dict.setdefault(NON_FIELD_ERRORS, []).extend(errors.error_dict.pop("values"))
+        super()._update_errors(errors)
