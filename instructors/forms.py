@@ -101,6 +101,15 @@ class ValueField(NumberField):
             return None
         return super().clean(value)
 
+    def has_changed(self, initial, data):
+        def number(value):
+            try:
+                return self.to_python(value) if value is not None and str(value).strip() else None
+            except forms.ValidationError:
+                return str(value)
+
+        return number(initial) != number(data)
+
 
 def calculator_choices(optional: bool) -> list[tuple[str, str]]:
     choices = [(c.slug, f"{c.title} ({c.slug})") for c in registry.all_calculators()]

@@ -47,10 +47,25 @@ def read_yaml(path: Path) -> dict[str, Any]:
     return parse_yaml(text, path)
 
 
+class StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (plain YAML keeps the last, silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def parse_yaml(text: str, path: Path) -> dict[str, Any]:
     """One YAML mapping from text that came from ``path`` (a file, an upload), or a ContentError."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""

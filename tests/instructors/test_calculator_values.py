@@ -43,7 +43,7 @@ def test_an_out_of_bounds_value_is_refused_beside_its_field_and_nothing_is_saved
     response = instructor_client.post(change_url(question), data)
     assert response.status_code == 200
     assert errors_of(response)["value_params_b"] == ["Must be at most 5,000."]
-    assert 'Must be at most 5,000.' in response.content.decode()
+    assert "Must be at most 5,000." in response.content.decode()
     question.refresh_from_db()
     assert question.title != "A title that must not be saved"
     assert Version.objects.get_for_object(question).count() == 0
