@@ -90,6 +90,7 @@ class QuestionAdmin(CalculatorValuesAdmin):
     ordering = ("bank__order", "order", "title")
     prepopulated_fields = {"slug": ("title",)}
     autocomplete_fields = ("terms",)
+    change_list_template = "admin/questions/question/change_list.html"
     fieldsets = (
         (None, {"fields": ("bank", "title", "slug", "order", "difficulty")}),
         ("Question and answer", {"fields": ("question", "answer", "takeaway")}),

@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group, User
 @pytest.fixture
 def instructor(db):
     user = User.objects.create_user("ines", password="a long instructor passphrase", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
+    user.groups.add(Group.objects.get(name="Instructors"))  # made by instructors' migration
     return user
 
 

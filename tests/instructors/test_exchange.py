@@ -53,7 +53,7 @@ def test_the_export_is_readable_yaml_in_a_stable_order(content, presets):
     assert [t["slug"] for t in data["glossary"]] == sorted(t["slug"] for t in data["glossary"])
     orders = [q["order"] for q in data["banks"][0]["questions"]]
     assert orders == sorted(orders)
-    assert "  answer: |" in text or "    answer: |-" in text  # long text as literal blocks, not escaped strings
+    assert "\n    answer: |-\n      " in text  # long text as literal blocks, not escaped one-liners
     assert "values: {" in text and "terms: [" in text
     assert snapshot() == text
 
@@ -157,6 +157,12 @@ def test_the_export_action_downloads_the_selected_banks(instructor_client, conte
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="prepsite-inference.yaml"'
     assert response.content.decode() == export_text(["inference"])
+
+
+@pytest.mark.parametrize("url", ["/admin/questions/bank/", "/admin/questions/question/"])
+def test_the_bank_and_question_lists_link_to_import_and_export(instructor_client, url):
+    page = instructor_client.get(url).content.decode()
+    assert 'href="/admin/content/import/"' in page and 'href="/admin/content/export/"' in page
 
 
 def test_the_admin_exports_everything(instructor_client, content, presets):
