@@ -62,7 +62,7 @@ def test_the_markdown_preview_follows_the_typing_and_stays_sanitised(instructor_
     page = instructor_page
     page.goto(f"/admin/questions/question/{question_pk('request-lifecycle')}/change/")
     preview = page.locator('[data-preview-for="id_answer"] .markdown-preview-body')
-    page.locator("#id_answer").fill("Now **bold** <img src=x onerror=\"window.__hit=1\"> [x](javascript:alert(1))")
+    page.locator("#id_answer").fill('Now **bold** <img src=x onerror="window.__hit=1"> [x](javascript:alert(1))')
     expect(preview.locator("strong")).to_have_text("bold")
     assert "onerror" not in preview.inner_html() and "javascript:" not in preview.inner_html()
     assert page.evaluate("() => window.__hit") is None

@@ -10,8 +10,8 @@ from .conftest import errors_of, form_data
 
 PASTED = (
     "Looks fine.\n\n<script>alert('x')</script>\n\n<img src=x onerror=\"alert('y')\">\n\n"
-    "[a link](javascript:alert('z')) and <a href=\"javascript:alert(1)\" onclick=\"steal()\">another</a>\n\n"
-    "<svg onload=\"alert(2)\"></svg> **still bold**"
+    '[a link](javascript:alert(\'z\')) and <a href="javascript:alert(1)" onclick="steal()">another</a>\n\n'
+    '<svg onload="alert(2)"></svg> **still bold**'
 )
 
 
