@@ -12,6 +12,7 @@ the content loaders never use them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -41,13 +42,19 @@ def recording_versions(comment: str, user=None) -> Iterator[None]:
     register_content_models()
     touched: dict[tuple[type, int], object] = {}
     models = tuple(content_models())
+    thread = threading.get_ident()  # signals are process-wide: note only this thread's writes
 
     def saved(sender, instance, raw=False, **kwargs):
-        if not raw and isinstance(instance, models):
+        if not raw and isinstance(instance, models) and threading.get_ident() == thread:
             touched[(type(instance), instance.pk)] = instance
 
     def relinked(sender, instance, action, reverse, **kwargs):
-        if action.startswith("post_") and not reverse and isinstance(instance, models):
+        if (
+            action.startswith("post_")
+            and not reverse
+            and isinstance(instance, models)
+            and threading.get_ident() == thread
+        ):
             touched[(type(instance), instance.pk)] = instance
 
     post_save.connect(saved, weak=False)

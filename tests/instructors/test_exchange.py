@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from calculators.models import GpuPreset, ModelPreset
 from glossary.models import Term
-from instructors.exchange import export_text, parse, plan
+from instructors.exchange import apply, export_text, parse, plan
 from questions.models import Bank, Question
 
 EVERYTHING = (Bank, Question, Term, GpuPreset, ModelPreset)
@@ -85,6 +85,16 @@ def test_a_dry_run_shows_each_changed_field_and_writes_nothing(content, presets,
     assert "    title: 'Request lifecycle, arrival to first token' → 'Lifecycle, renamed'" in report
     assert report.rstrip().endswith("Dry run: nothing was written.")
     assert snapshot() == before
+
+
+def test_the_dry_run_predicts_exactly_what_the_import_then_does(content, presets):
+    text = snapshot().replace("title: Request lifecycle, arrival to first token", "title: Lifecycle, renamed")
+    text = text.replace("- slug: h200\n    name: ", "- slug: h200-copy\n    name: Copy of ", 1)
+    bundle = parse(text, Path("edited.yaml"))
+    predicted = plan(bundle).counts()
+    done = apply(bundle, comment="test")
+    assert {kind: +c for kind, c in predicted.items()} == {kind: +c for kind, c in done.items()}  # + drops zeros
+    assert predicted["question"]["updated"] == 1 and predicted["GPU preset"]["created"] == 1
 
 
 BAD = [
