@@ -52,16 +52,6 @@ class PresetRecords:
 class EntryFields(Fields):
     """Fields of one entry in a list; errors name it: ``gpus[h200].peak_tflops``."""
 
-    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str], prefix: str):
-        self.prefix = prefix
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise ContentError(path, f"{prefix}.{unknown[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})")
-        super().__init__(path, data, allowed)
-
-    def error(self, field: str, message: str) -> ContentError:
-        return ContentError(self.path, f"{self.prefix}.{field}" if field else self.prefix, message)
-
     def positive(self, field: str, *, required: bool = True) -> float | None:
         value = self.number(field, required=required)
         if value is not None and not value > 0:
@@ -69,15 +59,12 @@ class EntryFields(Fields):
         return value
 
 
-def _entries(path: Path, key: str, allowed: set[str]):
-    """(index, EntryFields) for each entry of the list under ``key``."""
-    data = read_yaml(path)
-    Fields(path, data, {key})
-    entries = data.get(key)
-    if not isinstance(entries, list) or not entries:
-        raise ContentError(path, key, "must be a non-empty list of presets")
+def entries(path: Path, items: Any, key: str, allowed: set[str], *, allow_empty: bool = False):
+    """(index, EntryFields) for each preset in ``items``, the list under ``key`` (which errors are named by)."""
+    if not isinstance(items, list) or not (items or allow_empty):
+        raise ContentError(path, key, "must be a non-empty list of presets" if not allow_empty else "must be a list")
     seen: set[str] = set()
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(items):
         if not isinstance(entry, dict):
             raise ContentError(path, f"{key}[{index}]", "must be a mapping of field: value")
         fields = EntryFields(path, entry, allowed, f"{key}[{index}]")
@@ -89,10 +76,27 @@ def _entries(path: Path, key: str, allowed: set[str]):
         yield index, fields
 
 
-def _read_measurements(presets_dir: Path, fields: EntryFields) -> dict | None:
+def _file_entries(path: Path, key: str, allowed: set[str]):
+    data = read_yaml(path)
+    Fields(path, data, {key})
+    return entries(path, data.get(key), key, allowed)
+
+
+def _read_measurements(presets_dir: Path | None, fields: EntryFields) -> dict | None:
+    """A GPU's measurements: a file name under measured/ in a presets folder, or the mapping itself (exports)."""
+    value = fields.data.get("measurements")
+    if isinstance(value, dict):
+        data = value
+        found = measurement_problems(data)
+        if found:
+            field, message = found[0]
+            raise fields.error(f"measurements.{field}" if field else "measurements", message)
+        return data
     name = fields.text("measurements", required=False)
     if not name:
         return None
+    if presets_dir is None:
+        raise fields.error("measurements", "give the measurements themselves (a mapping), not a file name")
     path = (presets_dir / name).resolve()
     if presets_dir.resolve() / "measured" not in path.parents or path.suffix != ".json":
         raise fields.error("measurements", f"{name!r} must be a .json file under measured/")
@@ -116,44 +120,49 @@ def _check_bounds(fields: EntryFields, **preset) -> None:
         raise ContentError(fields.path, fields.prefix, f"on the {slug} calculator: {message}")
 
 
+def gpu_record(f: EntryFields, index: int, presets_dir: Path | None) -> dict[str, Any]:
+    """One GPU preset, checked; ``presets_dir`` resolves a measurements file name (None: inline only)."""
+    record = {
+        "slug": f.slug(),
+        "name": f.text("name", max_length=100),
+        "order": f.integer("order", required=False, default=index),
+        "peak_tflops": f.positive("peak_tflops"),
+        "bandwidth_tbs": f.positive("bandwidth_tbs"),
+        "memory_gb": f.positive("memory_gb"),
+        "notes": f.text("notes"),
+        "measurements": _read_measurements(presets_dir, f),
+    }
+    _check_bounds(f, gpu=record)
+    return record
+
+
+def model_record(f: EntryFields, index: int) -> dict[str, Any]:
+    """One model preset, checked."""
+    record = {
+        "slug": f.slug(),
+        "name": f.text("name", max_length=100),
+        "order": f.integer("order", required=False, default=index),
+        "params_b": f.positive("params_b"),
+        "active_params_b": f.positive("active_params_b", required=False),
+        "layers": f.integer("layers", minimum=1),
+        "attention_heads": f.integer("attention_heads", minimum=1),
+        "kv_heads": f.integer("kv_heads", minimum=1),
+        "head_dim": f.integer("head_dim", minimum=1),
+        "notes": f.text("notes"),
+    }
+    errors = model_shape_errors(record)
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise f.error(field, message[0].lower() + message[1:].rstrip("."))
+    _check_bounds(f, model=record)
+    return record
+
+
 def read_presets(content_dir: Path) -> PresetRecords:
     """Every preset under ``content_dir``/presets (or ``content_dir`` itself if it holds gpus.yaml), checked."""
     presets_dir = content_dir if (content_dir / "gpus.yaml").exists() else content_dir / "presets"
-    gpus = []
-    for index, f in _entries(presets_dir / "gpus.yaml", "gpus", GPU_FIELDS):
-        record = {
-            "slug": f.slug(),
-            "name": f.text("name", max_length=100),
-            "order": f.integer("order", required=False, default=index),
-            "peak_tflops": f.positive("peak_tflops"),
-            "bandwidth_tbs": f.positive("bandwidth_tbs"),
-            "memory_gb": f.positive("memory_gb"),
-            "notes": f.text("notes"),
-            "measurements": _read_measurements(presets_dir, f),
-        }
-        _check_bounds(f, gpu=record)
-        gpus.append(record)
-
-    models = []
-    for index, f in _entries(presets_dir / "models.yaml", "models", MODEL_FIELDS):
-        record = {
-            "slug": f.slug(),
-            "name": f.text("name", max_length=100),
-            "order": f.integer("order", required=False, default=index),
-            "params_b": f.positive("params_b"),
-            "active_params_b": f.positive("active_params_b", required=False),
-            "layers": f.integer("layers", minimum=1),
-            "attention_heads": f.integer("attention_heads", minimum=1),
-            "kv_heads": f.integer("kv_heads", minimum=1),
-            "head_dim": f.integer("head_dim", minimum=1),
-            "notes": f.text("notes"),
-        }
-        errors = model_shape_errors(record)
-        if errors:
-            field, message = next(iter(errors.items()))
-            raise f.error(field, message[0].lower() + message[1:].rstrip("."))
-        _check_bounds(f, model=record)
-        models.append(record)
+    gpus = [gpu_record(f, i, presets_dir) for i, f in _file_entries(presets_dir / "gpus.yaml", "gpus", GPU_FIELDS)]
+    models = [model_record(f, i) for i, f in _file_entries(presets_dir / "models.yaml", "models", MODEL_FIELDS)]
     return PresetRecords(tuple(gpus), tuple(models))
 
 

@@ -31,7 +31,7 @@ def register(request: HttpRequest) -> HttpResponse:
         form = RegisterForm(request.POST)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")  # the throttle backend has no get_user
             return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
         status = 400
     else:

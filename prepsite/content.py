@@ -44,8 +44,28 @@ def read_yaml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(path, None, f"cannot be read ({exc})") from exc
+    return parse_yaml(text, path)
+
+
+class StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (plain YAML keeps the last, silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_yaml(text: str, path: Path) -> dict[str, Any]:
+    """One YAML mapping from text that came from ``path`` (a file, an upload), or a ContentError."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""
@@ -59,14 +79,18 @@ def read_yaml(path: Path) -> dict[str, Any]:
 class Fields:
     """Typed access to one file's mapping; every complaint names the file and the field."""
 
-    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str]):
+    def __init__(self, path: Path, data: dict[str, Any], allowed: set[str], prefix: str = ""):
         self.path = path
         self.data = data
+        # Where the mapping sits inside its file, for files that hold many entries: ``gpus[h200]``.
+        self.prefix = prefix
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise ContentError(path, unknown[0], f"unknown field (allowed: {', '.join(sorted(allowed))})")
+            raise self.error(unknown[0], f"unknown field (allowed: {', '.join(sorted(allowed))})")
 
     def error(self, field: str, message: str) -> ContentError:
+        if self.prefix:
+            return ContentError(self.path, f"{self.prefix}.{field}" if field else self.prefix, message)
         return ContentError(self.path, field, message)
 
     def text(self, field: str, *, required: bool = True, max_length: int | None = None) -> str:

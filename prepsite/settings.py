@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,10 +57,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "csp",
     "template_partials",
+    "reversion",
+    "axes",
     "calculators",
     "questions",
     "glossary",
     "practice",
+    "instructors",
 ]
 
 MIDDLEWARE = [
@@ -73,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a locked-out login into the lockout page
 ]
 
 ROOT_URLCONF = "prepsite.urls"
@@ -103,6 +108,23 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Password guessing: every authenticate() with a request (the admin's login, the
+# candidates' LoginView) passes django-axes first. It counts failures per username
+# *and* address in the database (AccessAttempt rows, updated atomically), so one
+# attacker cannot lock a user out from elsewhere; after AXES_FAILURE_LIMIT failures
+# that pair is refused for AXES_COOLOFF_TIME, then may try again.
+AUTHENTICATION_BACKENDS = [
+    "prepsite.auth.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True  # a correct password clears the count (before the limit is reached)
+AXES_LOCKOUT_CALLABLE = "prepsite.auth.lockout_response"  # templates/registration/locked_out.html
+AXES_VERBOSE = False
+# The client address is REMOTE_ADDR; behind a proxy, set AXES_IPWARE_* or a callable (see README).
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("glossary.urls")),
     path("practice/", include("practice.urls")),
     path("accounts/", include("practice.accounts_urls")),
+    path("admin/content/", include("instructors.urls")),  # before the admin's catch-all
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

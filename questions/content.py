@@ -33,6 +33,10 @@ class QuestionRecord:
     slug: str
     fields: dict[str, Any]
     terms: list[str] = field(default_factory=list)
+    prefix: str = ""  # where it sits in a file of many entries (an export); empty for a file of its own
+
+    def error(self, name: str, message: str) -> ContentError:
+        return ContentError(self.path, f"{self.prefix}.{name}" if self.prefix else name, message)
 
 
 @dataclass
@@ -41,6 +45,10 @@ class BankRecord:
     slug: str
     fields: dict[str, Any]
     questions: list[QuestionRecord] = field(default_factory=list)
+    prefix: str = ""
+
+    def error(self, name: str, message: str) -> ContentError:
+        return ContentError(self.path, f"{self.prefix}.{name}" if self.prefix else name, message)
 
 
 def worked_text(result: Result) -> str:
@@ -48,8 +56,21 @@ def worked_text(result: Result) -> str:
     return "\n".join([*result.steps, result.conclusion, *(f"{label} {value}" for label, value in result.headlines)])
 
 
+def missing_checks(calculator: str, cleaned: dict, checks: list[str]) -> list[str]:
+    """The checks that the worked answer at these (already valid) values does not show."""
+    if not checks:
+        return []
+    shown = worked_text(registry.get(calculator).run(cleaned))
+    return [check for check in checks if check not in shown]
+
+
 def read_question(path: Path, term_slugs: set[str]) -> QuestionRecord:
-    f = Fields(path, read_yaml(path), QUESTION_FIELDS)
+    return question_record(path, read_yaml(path), term_slugs)
+
+
+def question_record(path: Path, data: dict[str, Any], term_slugs: set[str], prefix: str = "") -> QuestionRecord:
+    """One question's mapping, checked against its calculator and the glossary; errors name ``prefix.field``."""
+    f = Fields(path, data, QUESTION_FIELDS, prefix)
     slug = f.slug()
     difficulty = f.text("difficulty")
     if difficulty not in Difficulty.values:
@@ -60,11 +81,8 @@ def read_question(path: Path, term_slugs: set[str]) -> QuestionRecord:
     if cleaned is None:
         raise f.error("calculator" if "calculator" in errors else "values", " ".join(flat_errors(errors)))
     checks = f.text_list("checks")
-    if checks:
-        shown = worked_text(registry.get(calculator).run(cleaned))
-        for check in checks:
-            if check not in shown:
-                raise f.error("checks", f"the worked answer at these values does not show “{check}”")
+    for check in missing_checks(calculator, cleaned, checks):
+        raise f.error("checks", f"the worked answer at these values does not show “{check}”")
     terms = f.slug_list("terms")
     for term in terms:
         if term not in term_slugs:
@@ -87,46 +105,64 @@ def read_question(path: Path, term_slugs: set[str]) -> QuestionRecord:
             "red_flags": f.text_list("red_flags"),
         },
         terms=terms,
+        prefix=prefix,
     )
+
+
+def bank_record(path: Path, data: dict[str, Any], prefix: str = "", allowed: set[str] = BANK_FIELDS) -> BankRecord:
+    f = Fields(path, data, allowed, prefix)
+    return BankRecord(
+        path=path,
+        slug=f.slug(),
+        fields={
+            "title": f.text("title", max_length=200),
+            "order": f.integer("order", minimum=0),
+            "summary": f.text("summary", required=False),
+        },
+        prefix=prefix,
+    )
+
+
+def check_banks(banks: list[BankRecord]) -> None:
+    """Bank slugs unique, question slugs unique across banks, question orders unique within a bank."""
+    bank_slugs: set[str] = set()
+    question_where: dict[str, QuestionRecord] = {}
+    for bank in banks:
+        if bank.slug in bank_slugs:
+            raise bank.error("slug", f"another bank is also called “{bank.slug}”")
+        bank_slugs.add(bank.slug)
+        orders: dict[int, QuestionRecord] = {}
+        for question in bank.questions:
+            if question.slug in question_where:
+                other = where(question_where[question.slug])
+                raise question.error("slug", f"“{question.slug}” is also used by {other}")
+            question_where[question.slug] = question
+            order = question.fields["order"]
+            if order in orders:
+                other = orders[order].prefix or orders[order].path.name
+                raise question.error("order", f"{order} is also the order of {other}")
+            orders[order] = question
+
+
+def where(question: QuestionRecord) -> str:
+    """How an error names another question: its file, or its entry in a file of many."""
+    return question.prefix or f"{question.path.parent.name}/{question.path.name}"
 
 
 def read_banks(content_dir: Path, term_slugs: set[str]) -> list[BankRecord]:
     banks: list[BankRecord] = []
-    question_paths: dict[str, Path] = {}
     banks_dir = content_dir / "banks"
     folders = sorted(p for p in banks_dir.iterdir() if p.is_dir()) if banks_dir.is_dir() else []
     for folder in folders:
         bank_path = folder / BANK_FILE
         if not bank_path.is_file():
             raise ContentError(folder, None, f"a bank folder needs a {BANK_FILE} file")
-        f = Fields(bank_path, read_yaml(bank_path), BANK_FIELDS)
-        bank = BankRecord(
-            path=bank_path,
-            slug=f.slug(),
-            fields={
-                "title": f.text("title", max_length=200),
-                "order": f.integer("order", minimum=0),
-                "summary": f.text("summary", required=False),
-            },
-        )
-        if any(other.slug == bank.slug for other in banks):
-            raise f.error("slug", f"another bank is also called “{bank.slug}”")
-        orders: dict[int, Path] = {}
-        for path in yaml_files(folder):
-            if path.name == BANK_FILE:
-                continue
-            question = read_question(path, term_slugs)
-            if question.slug in question_paths:
-                other = question_paths[question.slug]
-                raise ContentError(path, "slug", f"“{question.slug}” is also used by {other.parent.name}/{other.name}")
-            question_paths[question.slug] = path
-            order = question.fields["order"]
-            if order in orders:
-                raise ContentError(path, "order", f"{order} is also the order of {orders[order].name}")
-            orders[order] = path
-            bank.questions.append(question)
-        bank.questions.sort(key=lambda q: q.fields["order"])
+        bank = bank_record(bank_path, read_yaml(bank_path))
+        bank.questions = [read_question(path, term_slugs) for path in yaml_files(folder) if path.name != BANK_FILE]
         banks.append(bank)
+        check_banks(banks)
+    for bank in banks:
+        bank.questions.sort(key=lambda q: q.fields["order"])
     return banks
 
 

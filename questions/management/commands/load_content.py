@@ -17,6 +17,7 @@ from django.db import transaction
 from calculators.preset_content import read_presets, save_presets
 from glossary.content import read_terms, save_terms
 from prepsite.content import CONTENT_DIR, ContentError
+from prepsite.history import recording_versions
 from questions.content import read_banks, save_banks
 
 
@@ -48,7 +49,8 @@ class Command(BaseCommand):
                 f"{len(presets.gpus)} GPU presets and {len(presets.models)} model presets are valid."
             )
             return
-        with transaction.atomic():
+        # Each row written gets a version in its history, restorable from the admin.
+        with transaction.atomic(), recording_versions("Loaded from the content files (load_content)"):
             saved_presets = save_presets(presets)
             results = {
                 "glossary terms": save_terms(terms),

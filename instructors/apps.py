@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class InstructorsConfig(AppConfig):
+    name = "instructors"
+    verbose_name = "Instructors"
