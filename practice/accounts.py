@@ -31,7 +31,8 @@ def register(request: HttpRequest) -> HttpResponse:
         form = RegisterForm(request.POST)
         if form.is_valid():
             user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")  # the throttle backend has no get_user
+            # Named: the first backend, the login throttle, authenticates but cannot load a user back from the session.
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(safe_next(request) or settings.LOGIN_REDIRECT_URL)
         status = 400
     else:
