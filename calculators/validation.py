@@ -73,6 +73,13 @@ def result_or_errors(slug: str, values: Any) -> tuple[Result | None, list[str]]:
 
 
 def calculator_url(slug: str, values: dict[str, Any]) -> str:
-    """The calculator's page at these values, written the way the number boxes write them."""
+    """The calculator's page at these values, written the way the number boxes write them.
+
+    In the calculator's own input order, so a link reads the same whichever database stored the values
+    (PostgreSQL's jsonb reorders keys); names the calculator does not know go last, as given.
+    """
     url = reverse("calculators:detail", args=[slug])
-    return f"{url}?{urlencode({name: plain(value) for name, value in values.items()})}" if values else url
+    calculator = registry.get(slug)
+    order = {p.name: i for i, p in enumerate(calculator.params)} if calculator else {}
+    names = sorted(values, key=lambda name: order.get(name, len(order)))
+    return f"{url}?{urlencode({name: plain(values[name]) for name in names})}" if values else url

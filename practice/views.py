@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from calculators.jsonresponse import JSONResponse, script_json
+from prepsite.content import SLUG_RE
 from questions.models import Bank
 
 from . import progress, queue, scheduling
@@ -58,7 +59,7 @@ def setup(request: HttpRequest) -> HttpResponse:
         wanted = request.GET.get("bank")
         if wanted is not None:
             # A "practise this bank" link preselects it; an unknown slug is said, not fatal.
-            if Bank.objects.filter(slug=wanted).exists():
+            if SLUG_RE.match(wanted) and Bank.objects.filter(slug=wanted).exists():
                 initial["banks"] = [wanted]
             else:
                 notice = "There is no bank with that name; pick from the list below."
@@ -137,7 +138,7 @@ def bank_or_404(request: HttpRequest) -> Bank | None:
     slug = request.GET.get("bank")
     if slug is None or slug == "":
         return None
-    bank = Bank.objects.filter(slug=slug).first()
+    bank = Bank.objects.filter(slug=slug).first() if SLUG_RE.match(slug) else None
     if bank is None:
         raise Http404("No bank with that name.")
     return bank

@@ -144,3 +144,12 @@ def test_reset_asks_for_confirmation_and_clears_only_this_learners_progress(clie
 @pytest.mark.parametrize("url", ["/practice/progress/", "/practice/progress/export.json", "/practice/progress/reset/"])
 def test_a_browser_without_progress_sees_empty_pages_not_errors(client, content, url):
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["\x00", "inference\x00", "no such bank", "Inference"])
+def test_a_bank_name_that_is_not_a_bank_is_a_404_on_progress_and_a_note_on_setup(client, content, name):
+    # A NUL reaching a PostgreSQL query is a DataError (a 500): names that cannot be slugs never get that far.
+    assert client.get("/practice/progress/", {"bank": name}).status_code == 404
+    response = client.get("/practice/", {"bank": name})
+    assert response.status_code == 200
+    assert "There is no bank with that name; pick from the list below." in response.content.decode()
