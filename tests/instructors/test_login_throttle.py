@@ -74,3 +74,17 @@ def test_force_login_and_authenticate_without_a_request_still_work(client, staff
     assert authenticate(username="sam", password=PASSWORD) == staff
     client.force_login(staff)
     assert client.get("/admin/").status_code == 200
+
+
+def test_the_candidates_login_page_locks_the_same_way_and_merges_nothing_while_locked(client, staff):
+    for _ in range(4):
+        response = client.post("/accounts/login/", {"username": "sam", "password": "guess"}, REMOTE_ADDR="10.0.0.7")
+        assert response.status_code == 200
+    locked = client.post("/accounts/login/", {"username": "sam", "password": "guess"}, REMOTE_ADDR="10.0.0.7")
+    assert locked.status_code == 429
+    assert "this login is locked for 15 minutes" in locked.content.decode()
+    refused = client.post("/accounts/login/", {"username": "sam", "password": PASSWORD}, REMOTE_ADDR="10.0.0.7")
+    assert refused.status_code == 429 and "_auth_user_id" not in client.session
+    welcome = client.post("/accounts/login/", {"username": "sam", "password": PASSWORD}, REMOTE_ADDR="10.0.0.8")
+    assert welcome.status_code == 302 and welcome["Location"] == "/practice/"
+    assert client.session["_auth_user_id"] == str(staff.pk)
