@@ -19,6 +19,7 @@ from calculators.engine.spec import Calculator, Param
 from calculators.engine.units import num
 from calculators.forms import NumberField, plain
 from calculators.validation import checked
+from prepsite.content import ContentError
 from prepsite.markup import render_inline, render_markdown
 
 VALUE_PREFIX = "value_"
@@ -220,3 +221,35 @@ class CalculatorValuesForm(forms.ModelForm):
         if hasattr(errors, "error_dict") and "values" in errors.error_dict:
             errors.error_dict.setdefault(NON_FIELD_ERRORS, []).extend(errors.error_dict.pop("values"))
         super()._update_errors(errors)
+
+
+class ContentRulesForm(forms.ModelForm):
+    """Holds a row to the rules an import applies to its entry, so whatever the admin saves exports and imports
+    back: the entry is read by the same function as a content file's (``question_record``, ``term_record``…),
+    and its complaint appears beside the field it names. Runs last, once the form's own checks have passed."""
+
+    def content_entry(self) -> dict:
+        raise NotImplementedError
+
+    def read_content_entry(self, entry: dict) -> None:
+        """Read ``entry`` as an import would, raising ContentError; then any rule across the site's rows."""
+        raise NotImplementedError
+
+    def check_content_rules(self) -> None:
+        if self.errors:
+            return
+        try:
+            self.read_content_entry(self.content_entry())
+        except ContentError as error:
+            name = (error.field or "").rsplit(".", 1)[-1]
+            if name == "values":
+                name = ""  # the calculator's inputs: said above them
+            message = error.message[:1].upper() + error.message[1:]
+            self.add_error(
+                name if name in self.fields else None, message if message.endswith((".", "?", "!")) else f"{message}."
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        self.check_content_rules()
+        return cleaned
