@@ -1,9 +1,11 @@
 from datetime import timedelta
 from io import StringIO
 
+import pytest
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 
@@ -39,3 +41,9 @@ def test_progress_whose_session_expired_is_pruned_and_live_browsers_and_accounts
     assert Learner.objects.filter(user__isnull=True).count() == 1
     assert Card.objects.count() == 2 and Review.objects.count() == 2
     assert "1 of 9" in here.get("/practice/progress/").content.decode()  # the live browser still finds its progress
+
+
+def test_pruning_refuses_when_sessions_are_not_kept_in_the_database(db, settings):
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+    with pytest.raises(CommandError, match="reads sessions from the database, but SESSION_ENGINE is"):
+        prune()
