@@ -6,8 +6,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from django.contrib import admin
-from django.db.models import Count
+from django.db.models import Count, Max
 from django.forms.models import BaseInlineFormSet, BaseModelFormSet
+from django.urls import reverse
+from django.utils.html import format_html
 
 from glossary.models import Term
 from instructors.admin_base import VALUES, CalculatorValuesAdmin, ContentAdmin, export_banks
@@ -116,13 +118,21 @@ class BankAdmin(ContentAdmin):
     list_editable = ("order",)
     search_fields = ("title", "slug", "summary")
     prepopulated_fields = {"slug": ("title",)}
-    fields = ("title", "slug", "order", "summary")
+    fields = ("title", "slug", "order", "summary", "add_question")
+    readonly_fields = ("add_question",)
     inlines = [QuestionInline]
     actions = [export_banks]
     change_list_template = "admin/questions/bank/change_list.html"
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(question_total=Count("questions"))
+
+    @admin.display(description="New question")
+    def add_question(self, bank: Bank) -> str:
+        if bank.pk is None:
+            return "Save the bank first, then add its questions."
+        url = reverse("admin:questions_question_add") + f"?bank={bank.pk}"
+        return format_html('<a class="addlink" href="{}">Add a question to this bank</a> (placed after its last)', url)
 
     @admin.display(description="questions", ordering="question_total")
     def question_count(self, bank: Bank) -> int:
@@ -190,3 +200,12 @@ class QuestionAdmin(CalculatorValuesAdmin):
 
     def get_changelist_formset(self, request, **kwargs):
         return super().get_changelist_formset(request, formset=QuestionOrderFormSet, **kwargs)
+
+    def get_changeform_initial_data(self, request):
+        """A new question (``?bank=<id>`` from a bank's page) starts at the first free place at the end of its bank."""
+        initial = super().get_changeform_initial_data(request)
+        bank = str(initial.get("bank", ""))
+        if bank.isdigit() and "order" not in initial:
+            last = Question.objects.filter(bank_id=int(bank)).aggregate(last=Max("order"))["last"]
+            initial["order"] = (last or 0) + 1
+        return initial

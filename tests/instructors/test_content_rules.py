@@ -109,3 +109,13 @@ def test_what_the_admin_saves_exports_and_imports_back_unchanged(instructor_clie
     text = export_text()
     changes = plan(parse(text, Path("all.yaml")))
     assert changes.changed == []  # read back with the import's rules: everything is there, nothing differs
+
+
+def test_a_banks_page_links_to_adding_a_question_placed_after_its_last(instructor_client, content):
+    bank = Bank.objects.get(slug="inference")
+    page = instructor_client.get(change_url(bank)).content.decode()
+    assert f'href="/admin/questions/question/add/?bank={bank.pk}"' in page
+    response = instructor_client.get(f"/admin/questions/question/add/?bank={bank.pk}")
+    form = response.context["adminform"].form
+    assert form["order"].value() == max(bank.questions.values_list("order", flat=True)) + 1 == 10
+    assert str(form["bank"].value()) == str(bank.pk)
