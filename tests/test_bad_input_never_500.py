@@ -226,7 +226,8 @@ POSTS = [
     ("/practice/session/", ["question", "rating", "seen", "duration_ms", "shown_at", "answer"], {302, 400}),
     ("/practice/progress/reset/", ["confirm"], {302, 400}),
     ("/accounts/register/", ["username", "password1", "password2", "next"], {302, 400}),
-    ("/accounts/login/", ["username", "password", "next"], {200, 302}),  # Django's LoginView: errors are a 200
+    # Django's LoginView: errors are a 200; the same username guessed five times from one address is locked (429).
+    ("/accounts/login/", ["username", "password", "next"], {200, 302, 429}),
 ]
 
 
