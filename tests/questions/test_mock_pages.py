@@ -156,6 +156,8 @@ def test_a_question_shows_the_clock_then_the_checklist_once_the_clock_stops(clie
     for index, point in enumerate(q.strong_answer):
         assert f'<input type="checkbox" name="covered" value="{index}"> {point}</label>' in html
     assert "Save score and go to question 2" in html
+    # The model answer comes before the checklist: read it, then judge your own answer against the points.
+    assert html.index("<summary>Compare with the model answer</summary>") < html.index("Tick what your answer covered")
 
 
 def test_without_javascript_the_server_marks_an_answer_over_time(client, content, clock):
