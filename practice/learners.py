@@ -9,6 +9,8 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
+from calculators.engine.units import count
+
 from . import scheduling
 from .models import Learner, Review
 
@@ -101,7 +103,7 @@ def merge_on_login(sender, request, user, **kwargs) -> None:
     joined = counts["moved"] + counts["replayed"]
     messages.info(
         request,
-        f"This browser's practice ({joined} question{'s' if joined != 1 else ''}, {counts['reviews']} "
-        f"review{'s' if counts['reviews'] != 1 else ''}) is now in your account.",
+        f"This browser's practice ({count(joined, 'question')}, {count(counts['reviews'], 'review')}) "
+        f"is now in your account.",
         fail_silently=True,  # a login without the messages middleware (force_login in tests) still merges
     )

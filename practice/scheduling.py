@@ -15,6 +15,8 @@ from datetime import UTC, date, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler, State
 
+from calculators.engine.units import count
+
 DEFAULT_RETENTION = 0.9
 MIN_RETENTION = 0.70
 MAX_RETENTION = 0.99
@@ -134,8 +136,7 @@ def describe_wait(interval: timedelta) -> str:
         return "in under a minute"
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds >= size:
-            count = round(seconds / size)
-            return f"in {count} {unit}{'s' if count != 1 else ''}"
+            return f"in {count(round(seconds / size), unit)}"
     return "now"  # pragma: no cover: every positive interval above a minute matched
 
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
+from calculators.engine.units import count
 from calculators.jsonresponse import JSONResponse, script_json
 from prepsite.content import SLUG_RE
 from questions.models import Bank
@@ -207,8 +208,9 @@ def reset(request: HttpRequest) -> HttpResponse:
         form = ResetForm(request.POST)
         if form.is_valid():
             cards, reviews = queue.reset(learner)
-            messages.success(request, f"Progress reset: {cards} question{'s' if cards != 1 else ''} and "
-                                      f"{reviews} review{'s' if reviews != 1 else ''} deleted.")  # fmt: skip
+            messages.success(
+                request, f"Progress reset: {count(cards, 'question')} and {count(reviews, 'review')} deleted."
+            )
             return redirect("practice:progress")
         status = 400
     else:

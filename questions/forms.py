@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from calculators.engine.units import count as counted
+from calculators.engine.units import plural
+
 from . import mock
 from .models import Bank, Difficulty, Question
 
@@ -68,7 +71,7 @@ class MockSetupForm(forms.Form):
             matches = len(self.pool)
             self.add_error(
                 "count",
-                f"Only {matches} question{'s' if matches != 1 else ''} match{'es' if matches == 1 else ''} those banks "
+                f"Only {counted(matches, 'question')} {plural(matches, 'matches', 'match')} those banks "
                 f"and difficulties: ask for {matches} or fewer, or choose more.",
             )
         return data

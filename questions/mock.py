@@ -21,6 +21,8 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from calculators.engine.units import count as counted
+
 VERSION = 1
 MIN_COUNT, MAX_COUNT, DEFAULT_COUNT = 1, 20, 5
 MIN_MINUTES, MAX_MINUTES, DEFAULT_MINUTES = 1, 30, 5
@@ -57,7 +59,7 @@ def draw(pool: Iterable[Drawable], count: int, seed: int) -> list[Drawable]:
     if len({q.slug for q in ordered}) != len(ordered):
         raise ValueError("the pool names a question twice")
     if not MIN_COUNT <= count <= len(ordered):
-        raise MockError(f"Cannot draw {count} question{'s' if count != 1 else ''} from {len(ordered)}.")
+        raise MockError(f"Cannot draw {counted(count, 'question')} from {len(ordered)}.")
     return random.Random(seed).sample(ordered, count)
 
 
@@ -111,7 +113,7 @@ def step_at(state: dict, number: int) -> dict:
     """The question at a 1-based number that may be shown: scored already, or the current one."""
     total = len(state["steps"])
     if not 1 <= number <= total:
-        questions = f"{total} question{'s' if total != 1 else ''}"
+        questions = counted(total, "question")
         raise NoSuchQuestion(f"This mock interview has {questions}: there is no question {number}.")
     step = state["steps"][number - 1]
     if scored(step):

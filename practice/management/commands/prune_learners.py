@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from calculators.engine.units import count
 from practice.learners import SESSION_KEY
 from practice.models import Card, Learner, Review
 
@@ -50,14 +51,14 @@ class Command(BaseCommand):
         with transaction.atomic():
             live = live_browser_ids()
             orphans = Learner.objects.filter(user__isnull=True).exclude(browser__in=live)
-            count = orphans.count()
+            orphan_count = orphans.count()
             cards = Card.objects.filter(learner__in=orphans).count()
             reviews = Review.objects.filter(learner__in=orphans).count()
             if not dry_run:
                 orphans.delete()
         verb = "would delete" if dry_run else "deleted"
         self.stdout.write(
-            f"{verb} {count} browser learner{'s' if count != 1 else ''} with no live session "
-            f"({cards} card{'s' if cards != 1 else ''}, {reviews} review{'s' if reviews != 1 else ''}); "
+            f"{verb} {count(orphan_count, 'browser learner')} with no live session "
+            f"({count(cards, 'card')}, {count(reviews, 'review')}); "
             f"{len(live)} browser{' still has' if len(live) == 1 else 's still have'} one."
         )
