@@ -202,12 +202,8 @@ class CalculatorValuesForm(forms.ModelForm):
             for message in messages:
                 self.add_error(target, message)
         if full is not None:
-            self.cleaned_values = values
-            self.check_worked_answer(spec, full, cleaned)
+            self.cleaned_values = values  # a question's checks against the worked answer: ContentRulesForm
         return cleaned
-
-    def check_worked_answer(self, spec: Calculator, full: dict, cleaned: dict) -> None:
-        """Further checks that need the calculator's result at these values (a question's ``checks``)."""
 
     def _post_clean(self):
         if self.cleaned_values is None and self._errors:
